@@ -1,0 +1,83 @@
+"""People and the teams they submit as.
+
+The team, not the user, owns submissions, quotas and leaderboard rows. Every
+user has a personal team created with the account, so a researcher working
+alone never has to think about teams.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+
+
+class User(AbstractUser):
+    email = models.EmailField(unique=True)
+    # Send an email when a submission finishes scoring (on by default).
+    email_results = models.BooleanField(default=True)
+
+    @property
+    def personal_team(self) -> Team:
+        return self.teams.get(personal=True, memberships__role=Membership.Role.OWNER)
+
+
+class TeamQuerySet(models.QuerySet):
+    def for_user(self, user: User) -> TeamQuerySet:
+        return self.filter(memberships__user=user)
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    # A personal team has exactly one member, its owner, and cannot be left.
+    personal = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(User, through="Membership", related_name="teams")
+
+    objects = TeamQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        MEMBER = "member", "Member"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "user"], name="membership_unique_team_user")]
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        REVOKED = "revoked", "Revoked"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    invited_user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    responded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # At most one open invitation per person and team.
+            models.UniqueConstraint(
+                fields=["team", "invited_user"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_user",
+            )
+        ]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BoardsConfig(AppConfig):
+    name = "leaderboard.boards"
+    label = "boards"

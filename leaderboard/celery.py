@@ -1,0 +1,14 @@
+"""The Celery application shared by the web process, workers and beat.
+
+Configuration lives in Django settings under the CELERY_ namespace.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "leaderboard.settings")
+
+app = Celery("leaderboard")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

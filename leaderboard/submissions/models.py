@@ -1,0 +1,121 @@
+"""Submissions and their results.
+
+The Submission row is the state machine: queued -> running -> scored | failed.
+Workers claim a row with a conditional UPDATE, so a duplicate delivery is a
+no-op; the database, not the broker, is the source of truth.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from leaderboard.storage import private_storage
+
+
+def submission_upload_to(submission: Submission, filename: str) -> str:
+    return f"submissions/{submission.phase_id}/{submission.id}/{filename}"
+
+
+class SubmissionQuerySet(models.QuerySet):
+    def scored(self) -> SubmissionQuerySet:
+        return self.filter(status=Submission.Status.SCORED)
+
+    def for_task(self, task_slug: str) -> SubmissionQuerySet:
+        return self.filter(phase__task_slug=task_slug)
+
+    def charged(self) -> SubmissionQuerySet:
+        """Submissions that count against a quota: all but the platform's own failures."""
+        return self.exclude(status=Submission.Status.FAILED, error_kind=Submission.ErrorKind.PLATFORM)
+
+    def visible_to(self, user) -> SubmissionQuerySet:
+        if user.is_authenticated:
+            return self.filter(Q(is_public=True) | Q(team__memberships__user=user)).distinct()
+        return self.filter(is_public=True)
+
+
+class Submission(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SCORED = "scored", "Scored"
+        FAILED = "failed", "Failed"
+
+    class ErrorKind(models.TextChoices):
+        NONE = "", "None"
+        INVALID = "invalid", "Invalid submission"
+        PLATFORM = "platform", "Platform error"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    phase = models.ForeignKey("challenges.Phase", on_delete=models.PROTECT, related_name="submissions")
+    team = models.ForeignKey("accounts.Team", on_delete=models.PROTECT, related_name="submissions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions")
+
+    file = models.FileField(upload_to=submission_upload_to, storage=private_storage, max_length=300)
+    file_name = models.CharField(max_length=255)
+    file_size = models.BigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64)
+
+    method_name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)  # Markdown, rendered sanitised
+    paper_url = models.URLField(blank=True)
+    code_url = models.URLField(blank=True)
+    n_parameters = models.BigIntegerField(null=True, blank=True)
+    uses_external_data = models.BooleanField(default=False)
+    # Task-specific declarations keyed by scoring's Declaration.key.
+    declarations = models.JSONField(default=dict, blank=True)
+    is_public = models.BooleanField(default=True)
+    is_baseline = models.BooleanField(default=False)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    error_kind = models.CharField(max_length=10, choices=ErrorKind.choices, default="", blank=True)
+    error_message = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    worker_host = models.CharField(max_length=255, blank=True)
+    scorer_version = models.CharField(max_length=20, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Denormalised from the results for ranking and lists.
+    primary_value = models.FloatField(null=True, blank=True)
+    # The full structured report from scoring (per-class tables, confusion matrices, curves).
+    report = models.JSONField(null=True, blank=True)
+
+    objects = SubmissionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # Quota counts: submissions of a team on a phase since a time.
+            models.Index(fields=["phase", "team", "created_at"], name="submission_quota_idx"),
+            # The sweep: queued or running rows older than a threshold.
+            models.Index(fields=["status", "queued_at"], name="submission_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method_name} ({self.status})"
+
+
+class Result(models.Model):
+    """One number: a metric key as scoring names it, for one seed or for all (seed null)."""
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
+    key = models.CharField(max_length=120)
+    seed = models.SmallIntegerField(null=True, blank=True)
+    value = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "key"], condition=Q(seed__isnull=True), name="result_unique_key_overall"
+            ),
+            models.UniqueConstraint(
+                fields=["submission", "key", "seed"], condition=Q(seed__isnull=False), name="result_unique_key_seed"
+            ),
+        ]

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from leaderboard import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("leaderboard.accounts.urls")),
+    path("", include("leaderboard.submissions.urls")),
+    path("", include("leaderboard.boards.urls")),
+]
