@@ -169,8 +169,7 @@ _IMDRUG_CITATION = (
     "arXiv:2209.07921."
 )
 _CHEMICALX_CITATION = (
-    "Rozemberczki, B. et al. (2022). ChemicalX: A Deep Learning Library for Drug Pair Scoring. "
-    "arXiv:2202.05240."
+    "Rozemberczki, B. et al. (2022). ChemicalX: A Deep Learning Library for Drug Pair Scoring. arXiv:2202.05240."
 )
 
 FAMILIES: dict[str, Family] = {
@@ -315,15 +314,22 @@ _SPLITS = {
     ),
 }
 
+# Column names follow the readers in scoring/validation/ (which also accept a
+# few aliases, e.g. "label" for "prediction" and prob_<class name>).
 _IMDRUG_CLASSIFICATION_COLUMNS = {
     "truth_columns": ("seed", "id", "label"),
-    "prediction_columns": ("seed", "id", "label"),
+    "prediction_columns": ("seed", "id", "prediction"),
 }
 
 
 def _prob_columns(classes: tuple[str, ...]) -> tuple[str, ...]:
-    """Probability columns, one per class, named by 0-based class index."""
-    return tuple(f"prob_{i}" for i in range(len(classes)))
+    """Probability columns, one per class, named by 0-based class index.
+
+    Binary tasks may instead give a single ``score`` column (probability of
+    class 1).
+    """
+    columns = tuple(f"prob_{i}" for i in range(len(classes)))
+    return columns + ("score",) if len(classes) == 2 else columns
 
 
 def _imdrug_classification(dataset: str, split: str) -> Task:
@@ -347,7 +353,9 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
         caveats=(_SPLITS[split], "Mean and population standard deviation over seeds 0, 1 and 2."),
         description=(
             f"{about} {_SPLITS[split]} {LABEL_RULE} Optional columns prob_0..prob_{len(classes) - 1} give a "
-            "score per class (by index); without them AUROC is not computed."
+            "probability per class (by index)"
+            + (", or a single score column giving the probability of class 1" if len(classes) == 2 else "")
+            + "; without them AUROC is not computed."
         ),
         **_IMDRUG_CLASSIFICATION_COLUMNS,
     )
@@ -390,8 +398,8 @@ _IMDRUG_SBAP_REGRESSION = Task(
     split="random",
     kind="regression",
     classes=(),
-    truth_columns=("seed", "id", "y"),
-    prediction_columns=("seed", "id", "y"),
+    truth_columns=("seed", "id", "label"),
+    prediction_columns=("seed", "id", "prediction"),
     optional_prediction_columns=(),
     metrics=_REGRESSION_METRICS,
     primary="mse",
@@ -486,8 +494,8 @@ def _chemicalx(dataset: str) -> Task:
         split="random-80-20",
         kind="pair",
         classes=("negative", "positive"),
-        truth_columns=("drug_1", "drug_2", "context", "label"),
-        prediction_columns=("seed", "drug_1", "drug_2", "context", "score"),
+        truth_columns=("seed", "drug_1", "drug_2", "context", "label"),
+        prediction_columns=("seed", "drug_1", "drug_2", "context", "prediction"),
         optional_prediction_columns=(),
         metrics=_PAIR_METRICS,
         primary="auroc",

@@ -1,0 +1,108 @@
+"""ChemicalX drug pair scoring: AUROC, AUPR and F1 over 10 random splits.
+
+Per split: AUROC, the trapezoidal area under the precision-recall curve (not
+average precision), and the F1 of the positive class with propensity > 0.5
+(strictly) counted as positive. Summary: mean and standard error
+(population std / sqrt(number of splits)).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scoring.aligned import MetricsResult, PairAligned, PairSeed
+from scoring.metrics import curves
+from scoring.metrics.seeds import summarise_seeds
+
+HEADLINE = ("auroc", "aupr", "f1")
+THRESHOLD = 0.5
+# DrugComb has 288 cell lines, the most of any dataset; the cap only guards
+# against a future dataset with thousands of contexts bloating the report.
+MAX_CONTEXTS_IN_REPORT = 300
+
+
+def f1_at_threshold(y_true: np.ndarray, score: np.ndarray, threshold: float = THRESHOLD) -> float:
+    """F1 of the positive class, predicting positive iff score > threshold (0 if undefined)."""
+    y = np.asarray(y_true).astype(bool)
+    predicted = np.asarray(score) > threshold
+    tp = float(np.count_nonzero(predicted & y))
+    errors = float(np.count_nonzero(predicted ^ y))
+    return 2 * tp / (2 * tp + errors) if tp > 0 else 0.0
+
+
+def seed_metrics(seed: PairSeed) -> tuple[dict[str, float], curves.BinaryCounts]:
+    """AUROC, AUPR and F1 of one split; the areas are absent if the split has one class."""
+    counts = curves.binary_counts(seed.y_true, seed.score)
+    values: dict[str, float] = {}
+    auroc = curves.roc_auc(counts)
+    if auroc is not None:
+        values["auroc"] = auroc
+        values["aupr"] = curves.pr_auc(counts)
+    values["f1"] = f1_at_threshold(seed.y_true, seed.score)
+    return values, counts
+
+
+def _per_context(aligned: PairAligned) -> tuple[list[dict], int]:
+    """Mean AUROC per context over the splits where the context has both classes.
+
+    Returns the rows (sorted by context name, capped) and the uncapped count.
+    """
+    n_contexts = len(aligned.context_names)
+    area_sum = np.zeros(n_contexts)
+    n_splits = np.zeros(n_contexts)
+    rows = np.zeros(n_contexts)
+    positives = np.zeros(n_contexts)
+    for seed in aligned.seeds.values():
+        area, n_pos, n_neg = curves.grouped_roc_auc(seed.y_true, seed.score, seed.context, n_contexts)
+        defined = ~np.isnan(area)
+        area_sum[defined] += area[defined]
+        n_splits += defined
+        rows += n_pos + n_neg
+        positives += n_pos
+    order = sorted(np.flatnonzero(n_splits > 0), key=lambda c: aligned.context_names[c])
+    rows_out = [
+        {
+            "context": aligned.context_names[c],
+            "auroc": float(area_sum[c] / n_splits[c]),
+            "n_splits": int(n_splits[c]),
+            "n_rows": int(rows[c]),
+            "n_positive": int(positives[c]),
+        }
+        for c in order[:MAX_CONTEXTS_IN_REPORT]
+    ]
+    return rows_out, len(order)
+
+
+def compute(aligned: PairAligned) -> MetricsResult:
+    """Score a ChemicalX submission over all its splits."""
+    per_seed: dict[int, dict[str, float]] = {}
+    roc: list[dict] = []
+    pr: list[dict] = []
+    for seed_id in sorted(aligned.seeds):
+        values, counts = seed_metrics(aligned.seeds[seed_id])
+        per_seed[seed_id] = values
+        if counts.has_both_classes:
+            fpr, tpr = curves.roc_points(counts)
+            recall, precision = curves.pr_points(counts)
+            roc_xy = curves.downsample(fpr, tpr)
+            pr_xy = curves.downsample(recall, precision)
+            roc.append({"seed": seed_id, "fpr": roc_xy["x"], "tpr": roc_xy["y"]})
+            pr.append({"seed": seed_id, "recall": pr_xy["x"], "precision": pr_xy["y"]})
+    metrics = summarise_seeds(per_seed, "stderr", headline=HEADLINE)
+    contexts, n_contexts = _per_context(aligned)
+    report = {
+        "seeds": [
+            {
+                "seed": s,
+                "n": int(len(aligned.seeds[s].y_true)),
+                "n_positive": int(np.count_nonzero(aligned.seeds[s].y_true)),
+                **per_seed[s],
+            }
+            for s in sorted(per_seed)
+        ],
+        "roc": roc,
+        "pr": pr,
+        "per_context": contexts,
+        "per_context_truncated": n_contexts > len(contexts),
+    }
+    return MetricsResult(metrics=metrics, report=report)

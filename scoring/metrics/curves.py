@@ -1,0 +1,199 @@
+"""Binary ROC and precision-recall arithmetic, vectorised.
+
+Everything starts from one descending sort of the scores and cumulative sums of
+the labels, evaluated at the last row of every group of tied scores, which is
+how scikit-learn's ``_binary_clf_curve`` treats ties. Results agree with
+``roc_auc_score`` and with ``auc(recall, precision)`` over
+``precision_recall_curve`` (see tests/scoring/test_metrics_properties.py), but
+the hot path never calls scikit-learn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_CURVE_POINTS = 200
+
+
+@dataclass(frozen=True)
+class BinaryCounts:
+    """Cumulative false/true positive counts at each distinct threshold, highest first."""
+
+    fps: np.ndarray  # float64
+    tps: np.ndarray  # float64
+    thresholds: np.ndarray
+
+    @property
+    def n_pos(self) -> float:
+        return float(self.tps[-1]) if self.tps.size else 0.0
+
+    @property
+    def n_neg(self) -> float:
+        return float(self.fps[-1]) if self.fps.size else 0.0
+
+    @property
+    def has_both_classes(self) -> bool:
+        return self.n_pos > 0 and self.n_neg > 0
+
+
+def binary_counts(y_true: np.ndarray, score: np.ndarray) -> BinaryCounts:
+    """Count positives and negatives scored at or above every distinct score.
+
+    ``y_true`` is boolean or 0/1; ``score`` any real numbers. One argsort, one
+    cumulative sum.
+    """
+    y = np.asarray(y_true)
+    s = np.asarray(score, dtype=np.float64)
+    # Any sort will do: rows with tied scores are counted together below.
+    order = np.argsort(s)[::-1]
+    s = s[order]
+    # The last row of each run of equal scores closes one threshold, so tied
+    # rows enter the curve together (one diagonal segment), as in scikit-learn.
+    ends = np.r_[np.flatnonzero(np.diff(s)), s.size - 1] if s.size else np.array([], dtype=np.int64)
+    tps = np.cumsum(y[order], dtype=np.float64)[ends]
+    fps = (ends + 1) - tps
+    return BinaryCounts(fps=fps, tps=tps, thresholds=s[ends])
+
+
+def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
+    return float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
+
+
+def roc_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+    """False and true positive rates, starting at (0, 0). Needs both classes."""
+    fpr = np.r_[0.0, counts.fps / counts.n_neg]
+    tpr = np.r_[0.0, counts.tps / counts.n_pos]
+    return fpr, tpr
+
+
+def pr_points(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+    """Recall and precision in increasing-recall order, starting at (0, 1).
+
+    Same points as scikit-learn's ``precision_recall_curve`` (which lists them
+    in the reverse order and appends the same (recall 0, precision 1) end).
+    Needs at least one positive.
+    """
+    precision = counts.tps / (counts.tps + counts.fps)
+    recall = counts.tps / counts.n_pos
+    return np.r_[0.0, recall], np.r_[1.0, precision]
+
+
+def roc_auc(counts: BinaryCounts) -> float | None:
+    """Area under the ROC curve, or None when only one class is present."""
+    if not counts.has_both_classes:
+        return None
+    return _trapezoid(*roc_points(counts))
+
+
+def pr_auc(counts: BinaryCounts) -> float | None:
+    """Trapezoidal area under the PR curve (not average precision).
+
+    None when only one class is present: with no positives recall is
+    undefined, and with no negatives the area is trivially 1.
+    """
+    if not counts.has_both_classes:
+        return None
+    return _trapezoid(*pr_points(counts))
+
+
+def average_precision(counts: BinaryCounts) -> float | None:
+    """Step-wise average precision, for contrast in docs and tests only."""
+    if not counts.has_both_classes:
+        return None
+    recall, precision = pr_points(counts)
+    return float(np.sum(np.diff(recall) * precision[1:]))
+
+
+def downsample(x: np.ndarray, y: np.ndarray, max_points: int = MAX_CURVE_POINTS) -> dict[str, list[float]]:
+    """Keep at most ``max_points`` evenly spaced points (always the first and last)."""
+    if x.size > max_points:
+        keep = np.unique(np.linspace(0, x.size - 1, max_points).round().astype(np.int64))
+        x, y = x[keep], y[keep]
+    return {"x": [float(v) for v in x], "y": [float(v) for v in y]}
+
+
+def grouped_roc_auc(
+    y_true: np.ndarray, score: np.ndarray, group: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUROC of every group at once, by the rank-sum (Mann-Whitney) formula.
+
+    Returns (auroc, n_pos, n_neg) arrays of length ``n_groups``; auroc is NaN
+    for a group without both classes. Tied scores get their mid-rank, which
+    gives the same area as the trapezoidal ROC curve.
+    """
+    y = np.asarray(y_true, dtype=np.float64)
+    s = np.asarray(score, dtype=np.float64)
+    g = np.asarray(group, dtype=np.int64)
+    n = y.size
+    if n == 0:
+        empty = np.zeros(n_groups)
+        return np.full(n_groups, np.nan), empty, empty.copy()
+    # Sort by (group, score): a float argsort, then a stable integer sort of
+    # the groups (a radix sort for int16 codes) - faster than np.lexsort.
+    order = np.argsort(s, kind="stable")
+    codes = g[order].astype(np.int16) if n_groups <= np.iinfo(np.int16).max else g[order]
+    order = order[np.argsort(codes, kind="stable")]
+    s, g, y = s[order], g[order], y[order]
+    rows = np.arange(n)
+    new_tie = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1])]
+    tie_start = np.flatnonzero(new_tie)
+    tie_end = np.r_[tie_start[1:], n]
+    tie_id = np.cumsum(new_tie) - 1
+    new_group = np.r_[True, g[1:] != g[:-1]]
+    group_start = np.maximum.accumulate(np.where(new_group, rows, 0))
+    # 1-based mid-rank inside the group: mean of positions tie_start+1..tie_end.
+    rank = ((tie_start + tie_end + 1) / 2.0)[tie_id] - group_start
+    n_pos = np.bincount(g, weights=y, minlength=n_groups)
+    n_all = np.bincount(g, minlength=n_groups).astype(np.float64)
+    n_neg = n_all - n_pos
+    rank_sum = np.bincount(g, weights=rank * y, minlength=n_groups)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auroc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+    auroc[(n_pos == 0) | (n_neg == 0)] = np.nan
+    return auroc, n_pos, n_neg
+
+
+class WeightedRocAuc:
+    """AUROC of one fixed (labels, scores) set under many row weightings.
+
+    The sort and tie groups are computed once; calling the object with a
+    (n_resamples, n) matrix of integer weights (row r = item i repeated
+    ``weights[r, i]`` times, as in a bootstrap) returns one AUROC per row,
+    NaN where a resample lacks a class.
+    """
+
+    def __init__(self, y_true: np.ndarray, score: np.ndarray) -> None:
+        y = np.asarray(y_true).astype(bool)
+        s = np.asarray(score, dtype=np.float64)
+        self.order = np.argsort(s, kind="mergesort")
+        s, y = s[self.order], y[self.order]
+        new_tie = np.r_[True, s[1:] != s[:-1]]
+        tie_start = np.flatnonzero(new_tie)
+        tie_end = np.r_[tie_start[1:], s.size]
+        tie_id = np.cumsum(new_tie) - 1
+        self.negative = ~y
+        self.positives = np.flatnonzero(y)
+        self.below = tie_start[tie_id[self.positives]]
+        self.through = tie_end[tie_id[self.positives]]
+
+    def __call__(self, weights: np.ndarray) -> np.ndarray:
+        # float32 is exact here: weights and their running sums are integers
+        # far below 2**24, and halving the memory traffic is what makes it fast.
+        w = np.asarray(weights, dtype=np.float32)[:, self.order]
+        neg_cum = np.zeros((w.shape[0], w.shape[1] + 1), dtype=np.float32)
+        np.cumsum(w * self.negative, axis=1, out=neg_cum[:, 1:])
+        w_pos = w[:, self.positives]
+        # Each positive beats the negatives scored lower and half-beats tied ones:
+        # below + (through - below) / 2 = (below + through) / 2.
+        tied_or_below = neg_cum[:, self.below] + neg_cum[:, self.through]
+        wins = 0.5 * np.einsum("ij,ij->i", w_pos, tied_or_below, dtype=np.float64)
+        total = w_pos.sum(axis=1, dtype=np.float64) * neg_cum[:, -1].astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(total > 0, wins / total, np.nan)
+
+
+def weighted_roc_auc(y_true: np.ndarray, score: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """AUROC under each row of integer row weights; see ``WeightedRocAuc``."""
+    return WeightedRocAuc(y_true, score)(weights)
