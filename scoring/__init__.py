@@ -1,0 +1,32 @@
+"""Framework-free scoring for the drug-interaction leaderboard.
+
+Parse and validate truth and prediction files (``scoring.readers``,
+``scoring.validation``), compute the benchmark metrics (``scoring.metrics``),
+and build truth and test-input files (``scoring.truth``). Never imports Django.
+"""
+
+from scoring.api import Score, align, load_truth, score_files, validate_truth
+from scoring.errors import Problem, ScoringError
+from scoring.metrics import SCORER_VERSION
+from scoring.readers import Limits
+from scoring.tasks import FAMILIES, TASKS, get_task
+from scoring.truth import make_chemicalx_truth, test_inputs
+
+__version__ = SCORER_VERSION
+
+__all__ = [
+    "FAMILIES",
+    "TASKS",
+    "Limits",
+    "Problem",
+    "Score",
+    "ScoringError",
+    "__version__",
+    "align",
+    "get_task",
+    "load_truth",
+    "make_chemicalx_truth",
+    "score_files",
+    "test_inputs",
+    "validate_truth",
+]

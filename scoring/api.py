@@ -1,0 +1,103 @@
+"""The public entry points: load a truth once, align and score any number of predictions.
+
+The web site caches ``load_truth``'s result per task and calls ``score_files``
+(or ``align`` then ``scoring.metrics.compute``) for each upload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from scoring.aligned import Aligned
+from scoring.errors import fail
+from scoring.metrics import SCORER_VERSION, compute
+from scoring.readers import Limits, Source
+from scoring.tasks import TASKS, Task, get_task
+from scoring.validation import Truth, align_counted, align_prediction, read_truth
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result of scoring one prediction file.
+
+    ``primary_value`` is None when the primary metric could not be computed
+    (e.g. AUROC from hard labels). ``n_rows`` counts the prediction rows.
+    """
+
+    task: str
+    primary: str
+    primary_value: float | None
+    metrics: dict[str, float]
+    report: dict
+    n_rows: int
+    scorer_version: str
+
+    def to_dict(self) -> dict:
+        """A JSON-serialisable dict of every field."""
+        return asdict(self)
+
+
+def resolve_task(task: str | Task) -> Task:
+    """The Task for a slug (or the Task itself); ScoringError listing the slugs if unknown."""
+    if isinstance(task, Task):
+        return task
+    try:
+        return get_task(task)
+    except KeyError:
+        raise fail(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.") from None
+
+
+def _limits(limits: Limits | dict | None) -> Limits:
+    if limits is None:
+        return Limits()
+    if isinstance(limits, Limits):
+        return limits
+    return Limits(**limits)
+
+
+def load_truth(task: str | Task, truth: Source | Truth, *, limits: Limits | dict | None = None) -> Truth:
+    """Parse and validate a truth file (path, bytes or binary file object) for ``task``.
+
+    The result is immutable and can be reused for any number of predictions.
+    A Truth passed in is returned unchanged. Raises ScoringError.
+    """
+    task = resolve_task(task)
+    if isinstance(truth, Truth):
+        return truth
+    return read_truth(task, truth, _limits(limits))
+
+
+def validate_truth(task: str | Task, path: Source, *, limits: Limits | dict | None = None) -> Truth:
+    """Check an organizer's truth file before import; returns the parsed Truth or raises ScoringError."""
+    return load_truth(task, path, limits=limits)
+
+
+def align(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Aligned:
+    """Validate a prediction file against the truth and return the aligned container for the metrics.
+
+    ``limits`` cap the prediction file; the truth (trusted, organizer-supplied) is read with the defaults.
+    """
+    task = resolve_task(task)
+    parsed = load_truth(task, truth)
+    return align_prediction(task, parsed, pred, _limits(limits))
+
+
+def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Score:
+    """Read, validate, align and score a prediction file. Raises ScoringError on invalid input.
+
+    ``truth`` is a source or a Truth from ``load_truth`` (cache it to score many files);
+    ``limits`` (a Limits or a dict of its fields) cap the prediction file.
+    """
+    task = resolve_task(task)
+    parsed = load_truth(task, truth)
+    aligned, n_rows = align_counted(task, parsed, pred, _limits(limits))
+    result = compute(task, aligned)
+    return Score(
+        task=task.slug,
+        primary=task.primary,
+        primary_value=result.metrics.get(task.primary),
+        metrics=dict(result.metrics),
+        report=result.report,
+        n_rows=n_rows,
+        scorer_version=SCORER_VERSION,
+    )

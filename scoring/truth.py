@@ -1,0 +1,137 @@
+"""Building truth files for organizers, and the label-free test inputs given to participants."""
+
+from __future__ import annotations
+
+import io
+import math
+import urllib.request
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from scoring.api import load_truth, resolve_task
+from scoring.errors import fail
+from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, parse_rows
+from scoring.tasks import Task
+from scoring.validation import KeyedTruth, MudiTruth, Truth
+from scoring.validation.common import SEED
+
+TRIPLE_COLUMNS = ("drug_1", "drug_2", "context")
+TRUTH_COLUMNS = (SEED, *TRIPLE_COLUMNS, "label")
+TRAIN_FRACTION = 0.8
+URL_TIMEOUT_SECONDS = 120
+
+
+def chemicalx_test_rows(n: int, seed: int) -> np.ndarray:
+    """Row indices of split ``seed``'s test set among ``n`` triples, in permutation order.
+
+    The first n - floor(0.8 n) entries of ``RandomState(seed).permutation(n)``:
+    what scikit-learn's ``train_test_split(test_size=0.2, random_state=seed)``
+    returns as the test part (see tests/scoring/test_truth.py).
+    """
+    n_test = n - math.floor(TRAIN_FRACTION * n)
+    return np.random.RandomState(seed).permutation(n)[:n_test]
+
+
+def _open_source(source: Source | str, limits: Limits) -> Source:
+    if isinstance(source, str) and source.startswith(("http://", "https://")):
+        try:
+            with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:
+                return response.read(limits.max_bytes + 1)
+        except OSError as exc:
+            raise fail(f"Could not download {source}: {exc}.") from exc
+    return source
+
+
+def read_triples(source: Source | str, *, limits: Limits | None = None) -> pd.DataFrame:
+    """Read a ChemicalX ``labeled_triples.csv`` (path or http(s) URL), in file order, labels as float."""
+    # The big ChemicalX files are ~40 MB; allow a little more than the submission default.
+    limits = limits or Limits(max_bytes=2 * DEFAULT_MAX_BYTES)
+    raw = load_raw(_open_source(source, limits), limits=limits, what="triples file")
+    allowed = [*TRIPLE_COLUMNS, "label"]
+    # labeled_triples.csv as published has a leading unnamed index column in some versions.
+    extra = [c for c in raw.header if c == "" or c == "unnamed: 0"]
+    check_columns(raw, required=allowed, optional=extra, display=allowed)
+    table = parse_rows(raw, categorical=[c for c in raw.header if c != "label"], numeric=["label"], limits=limits)
+    frame = pd.DataFrame({c: np.asarray(table.frame[c], dtype=object) for c in TRIPLE_COLUMNS})
+    labels = table.frame["label"].to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(labels))
+    if len(bad):
+        raise fail(f'Line {table.lines[bad[0]]}, column "label" is not a finite number.', line=int(table.lines[bad[0]]))
+    frame["label"] = labels
+    return frame
+
+
+def make_chemicalx_truth(
+    triples: Source | str,
+    seeds: Iterable[int] = range(10),
+    threshold: float | None = None,
+    *,
+    out: str | Path | None = None,
+) -> pd.DataFrame:
+    """Build a ChemicalX truth (``seed,drug_1,drug_2,context,label``) from ``labeled_triples.csv``.
+
+    Split k's test rows follow ``chemicalx_test_rows``. Labels must be 0/1 unless
+    ``threshold`` is given, in which case label = 1 iff the value is > threshold.
+    Writes a CSV to ``out`` when given. Raises ScoringError for bad input.
+    """
+    frame = read_triples(triples)
+    labels = frame["label"].to_numpy()
+    if threshold is not None:
+        binary = (labels > threshold).astype(np.int8)
+    elif np.isin(labels, (0.0, 1.0)).all():
+        binary = labels.astype(np.int8)
+    else:
+        examples = ", ".join(f"{v:g}" for v in pd.unique(labels[~np.isin(labels, (0.0, 1.0))])[:3])
+        raise fail(
+            f"The triples file has continuous labels (e.g. {examples}), not 0/1; pass a threshold "
+            "(--threshold X; label > X counts as positive) to binarise them."
+        )
+    parts = []
+    for seed in seeds:
+        rows = chemicalx_test_rows(len(frame), int(seed))
+        part = frame.iloc[rows][list(TRIPLE_COLUMNS)].copy()
+        part.insert(0, SEED, int(seed))
+        part["label"] = binary[rows]
+        parts.append(part)
+    truth = pd.concat(parts, ignore_index=True)
+    if out is not None:
+        truth.to_csv(out, index=False)
+    return truth
+
+
+def test_inputs(task: str | Task, truth: Source | Truth) -> pd.DataFrame:
+    """The truth's key columns with labels removed: what participants must predict.
+
+    MUDI: ``Drug1,Drug2`` (distinct ordered pairs, ids as written in the truth);
+    ImDrug: ``seed,id``; ChemicalX: ``seed,drug_1,drug_2,context`` (distinct keys).
+    Rows keep the truth's order (first occurrence).
+    """
+    task = resolve_task(task)
+    parsed = load_truth(task, truth)
+    if isinstance(parsed, MudiTruth):
+        names = np.array([parsed.prefix + name for name in parsed.vocabulary], dtype=object)
+        pairs = pd.DataFrame({"Drug1": names[parsed.gold_a], "Drug2": names[parsed.gold_b]})
+        return pairs.drop_duplicates(ignore_index=True)
+    assert isinstance(parsed, KeyedTruth)
+    rows = parsed.first_rows()
+    columns = {SEED: parsed.seeds[rows]}
+    for name, vocabulary, codes in zip(parsed.key_columns, parsed.vocabularies, parsed.codes, strict=True):
+        columns[name] = vocabulary[codes[rows]].to_numpy(dtype=object)
+    return pd.DataFrame(columns)
+
+
+# Not a pytest test despite the name.
+test_inputs.__test__ = False  # type: ignore[attr-defined]
+
+
+def write_csv(frame: pd.DataFrame, out: str | Path | None) -> str | None:
+    """Write ``frame`` as CSV to ``out``, or return the CSV text when ``out`` is None."""
+    if out is None:
+        buffer = io.StringIO()
+        frame.to_csv(buffer, index=False)
+        return buffer.getvalue()
+    frame.to_csv(out, index=False)
+    return None

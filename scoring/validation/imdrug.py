@@ -1,0 +1,208 @@
+"""ImDrug files: classification (labels, optional probabilities) and regression.
+
+Truth: ``seed,id,label`` (regression may call the label ``y``). Prediction:
+``seed,id,prediction`` (``label`` / ``y`` accepted as the prediction column's
+name) plus, for classification, optional ``prob_<class>`` columns for every
+class, or a single ``score`` (probability of class 1) on binary tasks. The seed
+column may be left out when there is a single seed (seed 0).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
+from scoring.errors import Problems, fail
+from scoring.readers import Limits, RawFile, Table, category_values, check_columns, parse_rows
+from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
+from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
+
+ID = "id"
+LABEL = "label"
+PREDICTION = "prediction"
+SCORE = "score"
+PROB_PREFIX = "prob_"
+TRUTH_ALIASES = {"y": LABEL}
+PREDICTION_ALIASES = {LABEL: PREDICTION, "y": PREDICTION}
+_INTEGER = re.compile(r"^\d+(\.0*)?$")
+
+
+def normalise_label(text: str) -> str:
+    """Labels compare case-insensitively, with ``_`` read as a space and runs of spaces collapsed."""
+    return " ".join(str(text).strip().lower().replace("_", " ").split())
+
+
+def class_lookup(classes: tuple[str, ...]) -> dict[str, int]:
+    """Map every accepted spelling of a class (name or 0-based index) to its index."""
+    lookup = {normalise_label(name): i for i, name in enumerate(classes)}
+    for i in range(len(classes)):
+        lookup.setdefault(str(i), i)  # a class literally named "3" keeps its name's meaning
+    return lookup
+
+
+def _lookup_label(text: str, lookup: dict[str, int]) -> int:
+    key = normalise_label(text)
+    if key in lookup:
+        return lookup[key]
+    if _INTEGER.match(key):  # "2.0" written by a float-typed export
+        return lookup.get(str(int(float(key))), -1)
+    return -1
+
+
+def describe_classes(classes: tuple[str, ...]) -> str:
+    """Short human list of the allowed labels for messages."""
+    shown = classes if len(classes) <= 6 else (*classes[:3], "...", classes[-1])
+    return f"use a class name ({', '.join(shown)}) or its 0-based index (0 to {len(classes) - 1})"
+
+
+def class_codes(table: Table, column: str, classes: tuple[str, ...], problems: Problems) -> np.ndarray:
+    """Per-row class index of a label column; unknown or empty labels are reported and coded -1."""
+    lookup = class_lookup(classes)
+    categories, codes = category_values(table.frame[column])
+    per_category = np.array([_lookup_label(c, lookup) for c in categories], dtype=np.int64)
+    values = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
+    name = table.label(column)
+
+    def message(row: int, line: int) -> str:
+        text = categories[codes[row]]
+        if not text:
+            return f'Line {line}, column "{name}" is empty.'
+        return f'Line {line}, column "{name}": "{text}" is not a class of this task; {describe_classes(classes)}.'
+
+    add_located(problems, table, np.flatnonzero(values < 0), message, column)
+    return values
+
+
+def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:
+    apply_aliases(raw, TRUTH_ALIASES)
+    check_columns(raw, required=[ID, LABEL], optional=[SEED], display=[SEED, ID, LABEL])
+    numeric = [LABEL] if numeric_label else []
+    categorical = [c for c in raw.header if c not in numeric]
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
+
+
+def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
+    """Parse and validate an ImDrug classification truth file."""
+    table = _truth_table(task, raw, limits, numeric_label=False)
+    problems = Problems()
+    labels = class_codes(table, LABEL, task.classes, problems)
+    truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
+    problems.raise_if_any()
+    return truth
+
+
+def load_regression_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
+    """Parse and validate an ImDrug regression truth file (finite float labels)."""
+    table = _truth_table(task, raw, limits, numeric_label=True)
+    problems = Problems()
+    labels = check_numbers(table, LABEL, problems)
+    truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
+    problems.raise_if_any()
+    return truth
+
+
+def probability_columns(raw: RawFile, classes: tuple[str, ...]) -> dict[str, int]:
+    """Header columns ``prob_<class name or index>`` and the class index each one names."""
+    by_name = {normalise_label(name).replace(" ", "_"): i for i, name in enumerate(classes)}
+    found: dict[str, int] = {}
+    for column in raw.header:
+        if not column.startswith(PROB_PREFIX):
+            continue
+        suffix = normalise_label(column[len(PROB_PREFIX) :]).replace(" ", "_")
+        if suffix in by_name:
+            found[column] = by_name[suffix]
+        elif suffix.isdigit() and int(suffix) < len(classes):
+            found[column] = int(suffix)
+    return found
+
+
+def _check_probability_layout(raw: RawFile, prob_columns: dict[str, int], classes: tuple[str, ...]) -> None:
+    if SCORE in raw.header and prob_columns:
+        raise fail('Give either a "score" column or prob_ columns, not both.', line=1)
+    if not prob_columns:
+        return
+    named: dict[int, str] = {}
+    for column, index in prob_columns.items():
+        if index in named:
+            raise fail(
+                f'Columns "{raw.written[named[index]]}" and "{raw.written[column]}" both give the probability of '
+                f'class "{classes[index]}".',
+                line=1,
+            )
+        named[index] = column
+    missing = [i for i in range(len(classes)) if i not in named]
+    if missing:
+        shown = ", ".join(f"prob_{i}" for i in missing[:10]) + (", ..." if len(missing) > 10 else "")
+        raise fail(
+            f"Probability columns must cover every class or be left out entirely; missing {len(missing)} of "
+            f"{len(classes)}: {shown}.",
+            line=1,
+        )
+
+
+def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: bool) -> tuple[Table, dict[str, int]]:
+    apply_aliases(raw, PREDICTION_ALIASES)
+    prob_columns: dict[str, int] = {}
+    optional = [SEED]
+    display = [SEED, ID, PREDICTION]
+    if classification:
+        prob_columns = probability_columns(raw, task.classes)
+        optional += list(prob_columns)
+        display.append("prob_<class> for every class (optional)")
+        if len(task.classes) == 2:
+            optional.append(SCORE)
+            display.append("or score = probability of class 1 (optional)")
+    check_columns(raw, required=[ID, PREDICTION], optional=optional, display=display)
+    if classification:
+        _check_probability_layout(raw, prob_columns, task.classes)
+    numeric = list(prob_columns) + ([SCORE] if SCORE in raw.header else [])
+    if not classification:
+        numeric = [PREDICTION]
+    categorical = [c for c in raw.header if c not in numeric]
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits), prob_columns
+
+
+def align_classification(task, truth: KeyedTruth, raw: RawFile, limits: Limits) -> tuple[ClassificationAligned, int]:
+    """Validate a classification prediction file against the truth and align it; also returns its row count."""
+    table, prob_columns = _prediction_table(task, raw, limits, classification=True)
+    problems = Problems()
+    y_pred = class_codes(table, PREDICTION, task.classes, problems)
+    proba = None
+    if prob_columns:
+        proba = np.empty((len(table), len(task.classes)), dtype=np.float64)
+        for column, index in prob_columns.items():
+            proba[:, index] = check_numbers(table, column, problems, low=0.0, high=1.0, meaning="a probability")
+    elif SCORE in table.frame:
+        score = check_numbers(table, SCORE, problems, low=0.0, high=1.0, meaning="a probability")
+        proba = np.column_stack([1.0 - score, score])
+    pred_row = match_prediction(truth, table, problems)
+    problems.raise_if_any()
+    seeds = {}
+    for seed, rows in truth.rows_by_seed.items():
+        chosen = pred_row[rows]
+        seeds[seed] = ClassificationSeed(
+            ids=truth.vocabularies[0][truth.codes[0][rows]].to_numpy(dtype=object),
+            y_true=truth.labels[rows],
+            y_pred=y_pred[chosen],
+            proba=None if proba is None else proba[chosen],
+        )
+    return ClassificationAligned(seeds=seeds, class_names=tuple(task.classes)), len(table)
+
+
+def align_regression(task, truth: KeyedTruth, raw: RawFile, limits: Limits) -> tuple[RegressionAligned, int]:
+    """Validate a regression prediction file against the truth and align it; also returns its row count."""
+    table, _ = _prediction_table(task, raw, limits, classification=False)
+    problems = Problems()
+    values = check_numbers(table, PREDICTION, problems)
+    pred_row = match_prediction(truth, table, problems)
+    problems.raise_if_any()
+    seeds = {}
+    for seed, rows in truth.rows_by_seed.items():
+        seeds[seed] = RegressionSeed(
+            ids=truth.vocabularies[0][truth.codes[0][rows]].to_numpy(dtype=object),
+            y_true=truth.labels[rows].astype(np.float64),
+            y_pred=values[pred_row[rows]],
+        )
+    return RegressionAligned(seeds=seeds), len(table)

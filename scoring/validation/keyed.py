@@ -1,0 +1,225 @@
+"""Truth and prediction rows matched by a key (seed plus text columns), vectorised.
+
+Used by ImDrug (key: seed, id) and ChemicalX (key: seed, drug_1, drug_2, context).
+Every key column is encoded against a sorted vocabulary built from the truth,
+the codes are combined into one int64 per row, and prediction rows are looked up
+with a binary search over the truth's sorted distinct keys: no Python loop over rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scoring.errors import Problems
+from scoring.readers import Table
+from scoring.validation.common import (
+    MAX_EXAMPLES,
+    SEED,
+    Truth,
+    add_located,
+    check_not_empty,
+    combine,
+    duplicate_rows,
+    encode,
+    plural,
+    quote_key,
+    row_seeds,
+)
+
+
+@dataclass(frozen=True)
+class KeyedTruth(Truth):
+    """Truth rows keyed by (seed, *key_columns), with labels (class index, value or 0/1)."""
+
+    key_columns: tuple[str, ...]
+    has_seed_column: bool
+    seeds: np.ndarray  # int64 per truth row
+    seed_values: tuple[int, ...]  # sorted distinct seeds
+    codes: tuple[np.ndarray, ...]  # per key column: int64 code per truth row
+    vocabularies: tuple[pd.Index, ...]  # per key column: sorted distinct truth values
+    keys: np.ndarray  # int64 combined key per truth row (repeats allowed for ChemicalX)
+    labels: np.ndarray  # per truth row
+    rows_by_seed: dict[int, np.ndarray]  # truth row indices of each seed, file order
+
+    def key_names(self) -> tuple[str, ...]:
+        return (SEED, *self.key_columns)
+
+    def describe_row(self, row: int) -> str:
+        values = [int(self.seeds[row])] + [v[c[row]] for v, c in zip(self.vocabularies, self.codes, strict=True)]
+        return quote_key(self.key_names(), values)
+
+    def first_rows(self) -> np.ndarray:
+        """Index of the first truth row of every distinct key, in file order."""
+        return np.flatnonzero(~pd.Series(self.keys).duplicated().to_numpy())
+
+
+def _key(seed_codes: np.ndarray, codes: list[np.ndarray], n_seeds: int, vocabularies: list[pd.Index]) -> np.ndarray:
+    return combine([seed_codes, *codes], [n_seeds, *(len(v) for v in vocabularies)])
+
+
+def build_keyed_truth(
+    task,
+    table: Table,
+    key_columns: tuple[str, ...],
+    labels: np.ndarray,
+    problems: Problems,
+    *,
+    unique: bool,
+) -> KeyedTruth | None:
+    """Build a KeyedTruth, recording problems; returns None when problems make keys meaningless.
+
+    ``unique``: whether a key may occur only once (ImDrug ids) or may repeat (ChemicalX triples).
+    """
+    seeds = row_seeds(table, problems)
+    allowed = np.array(task.seeds, dtype=np.int64)
+    stray = np.flatnonzero((seeds >= 0) & ~np.isin(seeds, allowed))
+    add_located(
+        problems,
+        table,
+        stray,
+        lambda row, line: (
+            f"Line {line}: seed {seeds[row]} is not one of this task's seeds ({', '.join(str(s) for s in task.seeds)})."
+        ),
+        SEED,
+    )
+    check_not_empty(table, key_columns, problems)
+    if problems:
+        return None
+    vocabularies = [pd.Index(sorted(str(c) for c in table.frame[c].cat.categories), dtype=object) for c in key_columns]
+    codes = [encode(v, table.frame[c]) for v, c in zip(vocabularies, key_columns, strict=True)]
+    seed_values = tuple(int(s) for s in np.unique(seeds))
+    seed_codes = np.searchsorted(np.array(seed_values, dtype=np.int64), seeds)
+    keys = _key(seed_codes, codes, len(seed_values), vocabularies)
+    if unique:
+        dup_rows, firsts = duplicate_rows(keys, np.ones(len(keys), dtype=bool))
+        names = (SEED, *key_columns)
+
+        def describe(row: int) -> str:
+            return quote_key(names, [int(seeds[row])] + [v[c[row]] for v, c in zip(vocabularies, codes, strict=True)])
+
+        shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
+        add_located(
+            problems,
+            table,
+            dup_rows,
+            lambda row, line: (
+                f"Line {line} repeats the key {describe(row)} of line {table.lines[shown[row]]}; "
+                f"each {key_columns[-1]} must appear once per seed."
+            ),
+        )
+        if problems:
+            return None
+    return KeyedTruth(
+        task=task.slug,
+        kind=task.kind,
+        n_rows=len(table),
+        key_columns=key_columns,
+        has_seed_column=SEED in table.frame,
+        seeds=seeds,
+        seed_values=seed_values,
+        codes=tuple(codes),
+        vocabularies=tuple(vocabularies),
+        keys=keys,
+        labels=labels,
+        rows_by_seed={seed: np.flatnonzero(seeds == seed) for seed in seed_values},
+    )
+
+
+def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.ndarray | None:
+    """For every truth row, the prediction row carrying its key; None if the keys do not line up.
+
+    Records problems for unknown seeds, repeated keys, keys not in the truth and
+    truth keys without a prediction. The hash table is built over the prediction's
+    keys (unique when valid) and probed with the truth's, so the truth needs none.
+    """
+    if SEED not in table.frame and len(truth.seed_values) > 1:
+        problems.add(
+            f'The prediction file has no "seed" column but the truth has seeds '
+            f"{', '.join(str(s) for s in truth.seed_values)}; add a seed column.",
+            line=1,
+        )
+        return None
+    seeds = row_seeds(table, problems)
+    seed_array = np.array(truth.seed_values, dtype=np.int64)
+    seed_codes = np.minimum(np.searchsorted(seed_array, seeds), len(seed_array) - 1)
+    known_seed = seed_array[seed_codes] == seeds
+    _report_unknown_seeds(truth, table, seeds, known_seed, problems)
+
+    codes = [encode(v, table.frame[c]) for v, c in zip(truth.vocabularies, truth.key_columns, strict=True)]
+    known = known_seed.copy()
+    for c in codes:
+        known &= c >= 0
+    # Unknown components get code 0 so the arithmetic stays in range; those rows are masked out.
+    safe = [np.where(c >= 0, c, 0) for c in codes]
+    keys = _key(np.where(known_seed, seed_codes, 0), safe, len(seed_array), list(truth.vocabularies))
+
+    names = truth.key_names()
+    columns = truth.key_columns
+
+    def describe(row: int) -> str:
+        values = [int(seeds[row])] + [table.frame[c].iloc[row] for c in columns]
+        return quote_key(names, values)
+
+    candidates = np.flatnonzero(known)
+    index = pd.Index(keys[candidates])
+    dup_rows = np.array([], dtype=np.int64)
+    if not index.is_unique:
+        dup_rows, firsts = duplicate_rows(keys, known)
+        shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
+        add_located(
+            problems,
+            table,
+            dup_rows,
+            lambda row, line: (
+                f"Line {line} repeats the prediction for {describe(row)} "
+                f"already given on line {table.lines[shown[row]]}."
+            ),
+        )
+        candidates = np.setdiff1d(candidates, dup_rows)
+        index = pd.Index(keys[candidates])
+    position = index.get_indexer(truth.keys)
+    pred_row = np.where(position >= 0, candidates[np.maximum(position, 0)], -1)
+
+    used = np.zeros(len(table), dtype=bool)
+    used[pred_row[pred_row >= 0]] = True
+    # Unknown seeds and repeated rows were reported above.
+    extra = np.setdiff1d(np.flatnonzero(~used & known_seed), dup_rows)
+    if len(extra):
+        examples = ", ".join(f"line {table.lines[r]} {describe(r)}" for r in extra[:MAX_EXAMPLES])
+        problems.add(
+            f"{plural(len(extra), 'prediction row')} {'is' if len(extra) == 1 else 'are'} not in the truth, "
+            f"e.g. {examples}.",
+            line=int(table.lines[extra[0]]),
+        )
+    missing_rows = np.flatnonzero(pred_row < 0)
+    if len(missing_rows):
+        missing_keys = pd.unique(truth.keys[missing_rows])
+        firsts_missing = missing_rows[~pd.Series(truth.keys[missing_rows]).duplicated().to_numpy()]
+        examples = ", ".join(truth.describe_row(int(r)) for r in firsts_missing[:MAX_EXAMPLES])
+        total = len(pd.unique(truth.keys))
+        problems.add(f"The predictions miss {len(missing_keys):,} of the truth's {total:,} keys, e.g. {examples}.")
+    if problems:
+        return None
+    return pred_row
+
+
+def _report_unknown_seeds(
+    truth: KeyedTruth, table: Table, seeds: np.ndarray, known_seed: np.ndarray, problems: Problems
+) -> None:
+    stray = np.flatnonzero((seeds >= 0) & ~known_seed)
+    if len(stray) == 0:
+        return
+    counts = pd.Series(seeds[stray]).value_counts(sort=False)
+    first_lines = pd.Series(table.lines[stray]).groupby(seeds[stray]).min()
+    have = ", ".join(str(s) for s in truth.seed_values)
+    for seed, count in counts.sort_index().items():
+        line = int(first_lines[seed])
+        problems.add(
+            f"Seed {seed} ({plural(int(count), 'row')}, first on line {line}) is not in the truth; "
+            f"the truth has seed{'s' if len(truth.seed_values) > 1 else ''} {have}.",
+            line=line,
+            column=table.label(SEED),
+        )

@@ -1,0 +1,69 @@
+"""ChemicalX files: triples keyed per seed, repeated truth triples, propensities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring import ScoringError, align, load_truth, score_files
+from tests.scoring.conftest import CHEMICALX_PREDICTION, CHEMICALX_TRUTH
+
+PAIR = "chemicalx-drugcomb"
+
+
+def test_one_prediction_applies_to_every_truth_row_with_its_triple(write):
+    aligned = align(PAIR, write("t.csv", CHEMICALX_TRUTH), write("p.csv", CHEMICALX_PREDICTION))
+    assert aligned.context_names == ("C1", "C2")
+    seed0 = aligned.seeds[0]
+    assert seed0.y_true.tolist() == [1, 0, 0, 1]
+    assert seed0.score.tolist() == [0.9, 0.1, 0.9, 0.7]
+    assert seed0.context.tolist() == [0, 0, 0, 1]
+    assert seed0.y_true.dtype == np.int8 and seed0.context.dtype == np.int32
+    assert aligned.seeds[1].score.tolist() == [0.6, 0.2]
+
+
+def test_the_prediction_column_may_be_called_score(write):
+    aligned = align(
+        PAIR, write("t.csv", CHEMICALX_TRUTH), write("p.csv", CHEMICALX_PREDICTION.replace("prediction", "score"))
+    )
+    assert aligned.seeds[1].score.tolist() == [0.6, 0.2]
+
+
+def test_the_triple_order_matters(write):
+    swapped = CHEMICALX_PREDICTION.replace("1,D3,D1,C2", "1,D1,D3,C2")
+    with pytest.raises(ScoringError, match="not in the truth"):
+        align(PAIR, write("t.csv", CHEMICALX_TRUTH), write("p.csv", swapped))
+
+
+def test_a_truth_without_seed_column_is_seed_zero(write):
+    truth = load_truth(PAIR, write("t.csv", "drug_1,drug_2,context,label\nA,B,X,1\nA,C,X,0\n"))
+    score = score_files(PAIR, truth, write("p.csv", "drug_1,drug_2,context,prediction\nA,C,X,0.2\nA,B,X,0.8\n"))
+    assert score.metrics["auroc"] == pytest.approx(1.0)
+    assert score.n_rows == 2
+
+
+def test_the_scores_match_a_merge_done_with_pandas(write, tmp_path):
+    rng = np.random.default_rng(7)
+    n = 3000
+    drugs = np.array([f"D{i}" for i in range(30)])
+    import pandas as pd
+
+    truth = pd.DataFrame(
+        {
+            "seed": rng.integers(0, 3, n),
+            "drug_1": drugs[rng.integers(0, 30, n)],
+            "drug_2": drugs[rng.integers(0, 30, n)],
+            "context": rng.choice(["c1", "c2", "c3"], n),
+            "label": rng.integers(0, 2, n),
+        }
+    )
+    keys = ["seed", "drug_1", "drug_2", "context"]
+    prediction = truth[keys].drop_duplicates().sample(frac=1.0, random_state=1)
+    prediction["prediction"] = rng.random(len(prediction)).round(6)
+    truth.to_csv(tmp_path / "t.csv", index=False)
+    prediction.to_csv(tmp_path / "p.csv", index=False)
+    aligned = align(PAIR, tmp_path / "t.csv", tmp_path / "p.csv")
+    merged = truth.merge(prediction, on=keys, how="left")
+    for seed, group in merged.groupby("seed"):
+        assert aligned.seeds[seed].score.tolist() == group["prediction"].tolist()
+        assert aligned.seeds[seed].y_true.tolist() == group["label"].tolist()
