@@ -23,6 +23,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 class ContentSecurityPolicyMiddleware:
+    """Add CONTENT_SECURITY_POLICY to every response that does not set its own."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 

@@ -18,10 +18,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_str(name: str, default: str = "") -> str:
+    """The variable's value with surrounding spaces removed, or ``default`` when unset."""
     return os.environ.get(name, default).strip()
 
 
 def env_bool(name: str, default: bool) -> bool:
+    """1/0, true/false, yes/no, on/off (any case); empty or unset means ``default``; anything else is an error."""
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -34,6 +36,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
+    """An integer; empty or unset means ``default``; anything else is an error."""
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -44,6 +47,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list with empty items dropped; empty or unset means ``default``."""
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -51,6 +55,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 def env_path(name: str, default: Path) -> Path:
+    """An absolute path (relative values are resolved against the current folder); unset means ``default``."""
     raw = env_str(name)
     return Path(raw).resolve() if raw else default
 
@@ -85,6 +90,7 @@ INSTALLED_APPS = [
     "leaderboard.challenges",
     "leaderboard.submissions",
     "leaderboard.boards",
+    "leaderboard.ops",
 ]
 
 MIDDLEWARE = [
@@ -137,6 +143,10 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/accounts/profile/"
 LOGOUT_REDIRECT_URL = "/"
 
+if TESTING:
+    # Hashing with PBKDF2's full work factor costs ~0.2 s per user: far too slow for the cast in every test.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -152,7 +162,17 @@ USE_TZ = True
 # Static files: collected into var/static and served by whitenoise (plotly.js included).
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # plotly.min.js straight from the installed plotly package: {% static 'vendor/plotly/plotly.min.js' %}.
+    "leaderboard.ops.staticfiles.PlotlyFinder",
+]
 STATIC_ROOT = env_path("STATIC_ROOT", BASE_DIR / "var" / "static")
+if TESTING:
+    # Tests never collect static files into the shared folder; whitenoise wants the folder to exist.
+    STATIC_ROOT = VAR_DIR / "static"
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 
 # Uploaded files. MEDIA_ROOT is for public files; PRIVATE_STORAGE_ROOT holds what
 # must never be served directly (uploaded submissions, hidden test labels).
@@ -215,18 +235,26 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660)
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}  # apps register periodic jobs in their AppConfig.ready()
+# Apps add their periodic jobs in AppConfig.ready() with leaderboard.celery.register_periodic_task().
+CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# How often beat sends the worker heartbeat that /healthz reports (seconds).
+OPS_HEARTBEAT_SECONDS = env_int("OPS_HEARTBEAT_SECONDS", 60)
 
 # Email: the console by default, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")
-EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set at most one of EMAIL_USE_TLS and EMAIL_USE_SSL (port 465 usually means SSL).")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "DDI Leaderboard <noreply@localhost>")
 
 # Where ../shared (benchmark data) is; importers and tests read from it.

@@ -8,6 +8,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("leaderboard.accounts.urls")),
+    path("teams/", include("leaderboard.accounts.team_urls")),
     path("", include("leaderboard.submissions.urls")),
     path("", include("leaderboard.boards.urls")),
 ]

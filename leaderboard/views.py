@@ -1,14 +1,58 @@
-"""Site-wide pages: home and health check (the foundation issue fills these in)."""
+"""Site-wide pages: the home page and the health check."""
+
+from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 import scoring
+from leaderboard.ops import health
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"families": scoring.FAMILIES})
+    """The three benchmark families of the scoring registry, each with its tasks."""
+    families = [
+        {
+            "family": family,
+            # Templates cannot call task.metric(key), so the primary metric's name is looked up here.
+            "tasks": [
+                {"task": task, "primary_name": task.metric(task.primary).name}
+                for task in scoring.TASKS.values()
+                if task.family == slug
+            ],
+        }
+        for slug, family in scoring.FAMILIES.items()
+    ]
+    return render(request, "home.html", {"families": families, "n_tasks": len(scoring.TASKS)})
 
 
+@never_cache
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"ok": True})
+    """Database and broker reachability as JSON: 200 when both are ok, 503 otherwise.
+
+    ``worker_last_seen`` is when a worker last ran the beat heartbeat (null if
+    never); it is informational and does not change the status code, because a
+    web node is healthy even while the workers are being redeployed.
+    """
+    errors = {}
+    database_error = health.check_database()
+    if database_error:
+        errors["database"] = database_error
+    broker_error = health.check_broker()
+    if broker_error:
+        errors["broker"] = broker_error
+    last_seen = health.last_worker_heartbeat() if not database_error else None
+    body = {
+        "status": "error" if errors else "ok",
+        "database": "error" if database_error else "ok",
+        "broker": "error" if broker_error else "ok",
+        "broker_transport": health.broker_transport(),
+        "worker_last_seen": last_seen.isoformat() if last_seen else None,
+    }
+    if errors:
+        body["errors"] = errors
+    return JsonResponse(body, status=503 if errors else 200)

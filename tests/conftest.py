@@ -125,30 +125,36 @@ def _database_url(settings_dict: dict) -> str:
     return f"postgres://{auth}{host}:{port}/{settings_dict['NAME']}"
 
 
+def process_env(extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    """Environment for a subprocess (worker, beat, runall) that shares this test's database, broker and files."""
+    from django.conf import settings
+    from django.db import connection
+
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": _database_url(connection.settings_dict),
+            "VAR_DIR": str(settings.VAR_DIR),
+            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+            "PRIVATE_STORAGE_ROOT": str(settings.PRIVATE_STORAGE_ROOT),
+            "CELERY_FS_DIR": str(settings.CELERY_FS_DIR),
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    cache = settings.CACHES["default"]
+    if cache["BACKEND"].endswith("FileBasedCache"):
+        env["CACHE_DIR"] = cache["LOCATION"]
+    env.update(extra_env or {})
+    return env
+
+
 class WorkerProcess:
     """A `celery worker` subprocess on the test database and the test broker."""
 
     def __init__(self, log_path: Path, extra_env: dict[str, str] | None = None) -> None:
-        from django.conf import settings
-        from django.db import connection
-
         self.log_path = log_path
-        env = dict(os.environ)
-        env.update(
-            {
-                "DATABASE_URL": _database_url(connection.settings_dict),
-                "VAR_DIR": str(settings.VAR_DIR),
-                "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-                "PRIVATE_STORAGE_ROOT": str(settings.PRIVATE_STORAGE_ROOT),
-                "CELERY_FS_DIR": str(settings.CELERY_FS_DIR),
-                "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-                "PYTHONUNBUFFERED": "1",
-            }
-        )
-        cache = settings.CACHES["default"]
-        if cache["BACKEND"].endswith("FileBasedCache"):
-            env["CACHE_DIR"] = cache["LOCATION"]
-        env.update(extra_env or {})
+        env = process_env(extra_env)
         self.name = f"test-{uuid.uuid4().hex[:8]}@%h"
         self._log = open(log_path, "wb")
         self.process = subprocess.Popen(

@@ -57,6 +57,9 @@ class Membership(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "user"], name="membership_unique_team_user")]
 
+    def __str__(self) -> str:
+        return f"{self.user} in {self.team} ({self.role})"
+
 
 class Invitation(models.Model):
     class Status(models.TextChoices):
@@ -81,3 +84,6 @@ class Invitation(models.Model):
                 name="invitation_one_pending_per_user",
             )
         ]
+
+    def __str__(self) -> str:
+        return f"{self.invited_user} to {self.team} ({self.status})"

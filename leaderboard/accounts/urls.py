@@ -1,4 +1,48 @@
-from django.urls import path  # noqa: F401
+"""/accounts/...: sign-up, log in and out, password change and reset, profile, invitations.
+
+Django's auth views are wired with explicit templates and success URLs because
+this URLconf is namespaced (``accounts:``) and their defaults reverse global names.
+"""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from leaderboard.accounts import views
 
 app_name = "accounts"
-urlpatterns: list = []
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="registration/login.html", redirect_authenticated_user=True),
+        name="login",
+    ),
+    # Django's LogoutView accepts POST only: a link or prefetch cannot log anyone out.
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("profile/", views.profile, name="profile"),
+    path("profile/notifications/", views.update_notifications, name="notifications"),
+    path("invitations/<int:invitation_id>/accept/", views.accept_invitation, name="accept_invitation"),
+    path("invitations/<int:invitation_id>/decline/", views.decline_invitation, name="decline_invitation"),
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_change_done")),
+        name="password_change",
+    ),
+    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            email_template_name="registration/password_reset_email.txt",
+            subject_template_name="registration/password_reset_subject.txt",
+            success_url=reverse_lazy("accounts:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(success_url=reverse_lazy("accounts:password_reset_complete")),
+        name="password_reset_confirm",
+    ),
+    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+]

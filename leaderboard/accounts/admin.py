@@ -1,0 +1,31 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from leaderboard.accounts.models import Invitation, Membership, Team, User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    fieldsets = (*BaseUserAdmin.fieldsets, ("Notifications", {"fields": ("email_results",)}))
+    list_display = ("username", "email", "is_staff", "is_active", "date_joined")
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "personal", "created_at")
+    list_filter = ("personal",)
+    search_fields = ("name", "slug", "memberships__user__username")
+    inlines = [MembershipInline]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("team", "invited_user", "invited_by", "status", "created_at")
+    list_filter = ("status",)
+    raw_id_fields = ("team", "invited_user", "invited_by")

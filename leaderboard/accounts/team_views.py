@@ -1,0 +1,88 @@
+"""Team pages: create, view, invite, revoke an invitation, leave."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from leaderboard.accounts import services
+from leaderboard.accounts.access import get_owned_team_for, get_team_for, get_team_invitation_for
+from leaderboard.accounts.forms import InviteForm, TeamCreateForm
+from leaderboard.accounts.models import Invitation, Membership
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_create(request: HttpRequest) -> HttpResponse:
+    form = TeamCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        team = services.create_team(request.user, form.cleaned_data["name"])
+        messages.success(request, f"Team {team.name} created. Invite your colleagues by username.")
+        return redirect(f"/teams/{team.slug}/")
+    return render(request, "accounts/team_create.html", {"form": form})
+
+
+def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
+    team, membership = get_team_for(request.user, slug)
+    is_owner = membership.role == Membership.Role.OWNER
+    context = {
+        "team": team,
+        "membership": membership,
+        "is_owner": is_owner,
+        "members": team.memberships.select_related("user").order_by("joined_at", "id"),
+        "invitations": (
+            team.invitations.filter(status=Invitation.Status.PENDING).select_related("invited_user", "invited_by")
+            if is_owner
+            else []
+        ),
+        "invite_form": invite_form or InviteForm(),
+    }
+    return render(request, "accounts/team_detail.html", context, status=status)
+
+
+@login_required
+def team_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """Members of the team; owners also see pending invitations and the invite form. Members only."""
+    return _team_page(request, slug)
+
+
+@login_required
+@require_POST
+def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    team = get_owned_team_for(request.user, slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        invited = form.cleaned_data["username"]
+        try:
+            services.invite(team, request.user, invited)
+        except services.TeamError as exc:
+            form.add_error("username", str(exc))
+        else:
+            messages.success(request, f"Invited {invited.username}. They can accept on their profile page.")
+            return redirect(f"/teams/{team.slug}/")
+    return _team_page(request, slug, invite_form=form, status=400)
+
+
+@login_required
+@require_POST
+def team_revoke_invitation(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    invitation = get_team_invitation_for(request.user, slug, invitation_id)
+    services.revoke_invitation(invitation)
+    messages.info(request, f"Invitation to {invitation.invited_user.username} withdrawn.")
+    return redirect(f"/teams/{slug}/")
+
+
+@login_required
+@require_POST
+def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    team, _ = get_team_for(request.user, slug)
+    try:
+        services.leave_team(team, request.user)
+    except services.TeamError as exc:
+        messages.error(request, str(exc))
+        return redirect(f"/teams/{team.slug}/")
+    messages.success(request, f"You left {team.name}.")
+    return redirect("/accounts/profile/")

@@ -1,0 +1,154 @@
+"""Run the web server, a Celery worker and Celery beat together in the foreground.
+
+This is what ``make run`` ends with. Each child's output is printed with a name
+prefix; the URL and the demo login are printed once the web server answers.
+Ctrl-C or SIGTERM stops all three; if any one of them exits, the others are
+stopped too, so a broken worker never hides behind a working web server.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+from leaderboard.ops.demo import DEMO_USERNAME, demo_login_exists, demo_password
+
+# How long each child gets to shut down cleanly after SIGTERM before it is killed.
+STOP_TIMEOUT_SECONDS = 15
+
+
+class Command(BaseCommand):
+    help = "Run web (runserver), a Celery worker and beat in the foreground; Ctrl-C stops all of them."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--addr", default="127.0.0.1", help="Address the web server listens on.")
+        parser.add_argument("--port", type=int, default=8000, help="Port the web server listens on.")
+        parser.add_argument("--concurrency", type=int, default=2, help="Worker processes of the Celery worker.")
+
+    def handle(self, *args, addr: str, port: int, concurrency: int, **options) -> None:
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        url = f"http://{addr}:{port}/"
+        children = self._start_children(self._commands(addr, port, concurrency))
+
+        def request_stop(signum, frame) -> None:
+            self._stop.set()
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        threading.Thread(target=self._announce_when_up, args=(addr, port, url), daemon=True).start()
+
+        exit_code = 0
+        while not self._stop.is_set():
+            for name, proc in children.items():
+                if proc.poll() is not None:
+                    self._say(f"{name} exited with code {proc.returncode}; stopping the others.")
+                    exit_code = 1
+                    self._stop.set()
+                    break
+            self._stop.wait(0.5)
+
+        self._say("Stopping web, worker and beat...")
+        self._stop_children(children)
+        self._say("All stopped.")
+        if exit_code:
+            sys.exit(exit_code)
+
+    def _commands(self, addr: str, port: int, concurrency: int) -> dict[str, list[str]]:
+        manage = str(Path(settings.BASE_DIR) / "manage.py")
+        celery = [sys.executable, "-m", "celery", "-A", "leaderboard"]
+        worker_flags = [f"--concurrency={concurrency}"]
+        if settings.CELERY_BROKER_URL.startswith("filesystem://"):
+            # The filesystem transport has no broadcast exchange for these worker-to-worker chats.
+            worker_flags += ["--without-gossip", "--without-mingle"]
+        return {
+            "web": [sys.executable, manage, "runserver", f"{addr}:{port}", "--noreload"],
+            "worker": [*celery, "worker", "--loglevel=INFO", *worker_flags],
+            "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={settings.CELERY_BEAT_SCHEDULE_FILENAME}"],
+        }
+
+    def _start_children(self, commands: dict[str, list[str]]) -> dict[str, subprocess.Popen]:
+        env = dict(os.environ)
+        # Children must agree with this process on where local state lives, whatever
+        # decided it here (VAR_DIR set or derived), so pass the resolved folders on.
+        env.update(
+            {
+                "VAR_DIR": str(settings.VAR_DIR),
+                "CELERY_FS_DIR": str(settings.CELERY_FS_DIR),
+                "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+                "PRIVATE_STORAGE_ROOT": str(settings.PRIVATE_STORAGE_ROOT),
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        Path(settings.CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
+        children = {}
+        for name, command in commands.items():
+            # A session of its own: Ctrl-C reaches only runall, which then stops each child in order.
+            proc = subprocess.Popen(
+                command,
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            children[name] = proc
+            threading.Thread(target=self._relay, args=(name, proc), daemon=True).start()
+        return children
+
+    def _relay(self, name: str, proc: subprocess.Popen) -> None:
+        for raw in iter(proc.stdout.readline, b""):
+            self._say(raw.decode(errors="replace").rstrip(), prefix=name)
+
+    def _say(self, line: str, prefix: str = "runall") -> None:
+        with self._lock:
+            self.stdout.write(f"{prefix:>6} | {line}")
+            self.stdout.flush()
+
+    def _announce_when_up(self, addr: str, port: int, url: str) -> None:
+        deadline = time.monotonic() + 120
+        while not self._stop.is_set() and time.monotonic() < deadline:
+            try:
+                with socket.create_connection((addr, port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            return
+        lines = [f"The site is up: {url}", f"Health: {url}healthz"]
+        try:
+            if demo_login_exists():
+                lines.append(f"Demo login: {DEMO_USERNAME} / {demo_password()}")
+        finally:
+            connection.close()  # this thread's own connection
+        lines.append("Press Ctrl-C to stop web, worker and beat.")
+        width = max(len(line) for line in lines)
+        self._say("=" * width)
+        for line in lines:
+            self._say(line)
+        self._say("=" * width)
+
+    def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
+        for proc in children.values():
+            # SIGTERM to the main process only: the Celery worker then stops its own pool
+            # (a warm shutdown) instead of having its pool processes shot from outside.
+            if proc.poll() is None:
+                proc.terminate()
+        deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+        for name, proc in children.items():
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self._say(f"{name} did not stop in {STOP_TIMEOUT_SECONDS}s; killing it.")
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()

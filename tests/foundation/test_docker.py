@@ -1,0 +1,154 @@
+"""Dockerfile and docker-compose.yml, checked by parsing (no Docker engine runs here)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def dockerfile_stages(text: str) -> list[dict]:
+    """Split a Dockerfile into stages: [{"from": ..., "name": ..., "instructions": [(KEYWORD, args)]}]."""
+    lines, current = [], ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            current += line[:-1] + " "
+            continue
+        lines.append(current + line)
+        current = ""
+    stages: list[dict] = []
+    for line in lines:
+        keyword, _, args = line.partition(" ")
+        keyword = keyword.upper()
+        if keyword == "FROM":
+            match = re.match(r"(\S+)(?:\s+AS\s+(\S+))?", args, re.IGNORECASE)
+            stages.append({"from": match.group(1), "name": match.group(2), "instructions": []})
+        else:
+            stages[-1]["instructions"].append((keyword, " ".join(args.split())))
+    return stages
+
+
+@pytest.fixture(scope="module")
+def stages() -> list[dict]:
+    return dockerfile_stages((REPO / "Dockerfile").read_text())
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((REPO / "docker-compose.yml").read_text())
+
+
+def _args(stage: dict, keyword: str) -> list[str]:
+    return [args for kw, args in stage["instructions"] if kw == keyword]
+
+
+def test_the_dockerfile_is_multi_stage_with_a_builder_venv(stages):
+    assert len(stages) >= 2
+    builder, runtime = stages[0], stages[-1]
+    assert builder["name"] == "builder"
+    assert any("venv /opt/venv" in run for run in _args(builder, "RUN"))
+    assert any("pip install -r" in run and "requirements.txt" in run for run in _args(builder, "RUN"))
+    assert runtime["from"].endswith("-slim-bookworm") and "3.11" in runtime["from"]
+    assert "--from=builder /opt/venv /opt/venv" in _args(runtime, "COPY")
+
+
+def test_the_runtime_runs_as_a_non_root_user(stages):
+    runtime = stages[-1]
+    users = _args(runtime, "USER")
+    assert users and users[-1] not in {"root", "0"}
+    assert any("useradd --system --gid app" in run for run in _args(runtime, "RUN"))
+    # USER comes after every RUN, so nothing at run time has root's rights.
+    keywords = [kw for kw, _ in runtime["instructions"]]
+    assert keywords.index("USER") > max(i for i, kw in enumerate(keywords) if kw == "RUN")
+
+
+def test_static_files_are_collected_at_build_with_a_key_not_used_at_runtime(stages):
+    runtime = stages[-1]
+    collect = [run for run in _args(runtime, "RUN") if "collectstatic" in run]
+    assert len(collect) == 1
+    build_key = re.search(r"SECRET_KEY=(\S+)", collect[0]).group(1)
+    env = " ".join(_args(runtime, "ENV"))
+    assert "SECRET_KEY" not in env, "the build-time key must not become the runtime key"
+    assert "DEBUG=0" in env
+    assert build_key != "insecure-development-key-do-not-use-in-production"
+
+
+def test_the_default_command_is_gunicorn(stages):
+    cmd = _args(stages[-1], "CMD")[-1]
+    assert cmd.startswith('["gunicorn", "leaderboard.wsgi:application"')
+    assert "EXPOSE" in [kw for kw, _ in stages[-1]["instructions"]]
+
+
+def test_dockerignore_keeps_local_state_out_of_the_image():
+    ignored = (REPO / ".dockerignore").read_text().split()
+    for entry in (".git", ".venv", "var", "test-artifacts"):
+        assert entry in ignored
+
+
+def test_compose_declares_the_five_services_and_a_migrate_step(compose):
+    assert {"web", "worker", "beat", "postgres", "redis", "migrate"} <= set(compose["services"])
+    migrate = compose["services"]["migrate"]
+    assert "manage.py migrate --noinput" in " ".join(migrate["command"])
+    assert "load_benchmarks" in " ".join(migrate["command"])
+    for name in ("web", "worker", "beat"):
+        depends = compose["services"][name]["depends_on"]
+        assert depends["migrate"]["condition"] == "service_completed_successfully"
+        assert depends["postgres"]["condition"] == "service_healthy"
+        assert depends["redis"]["condition"] == "service_healthy"
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat", "postgres", "redis"])
+def test_every_long_running_service_has_a_health_check(compose, name):
+    check = compose["services"][name]["healthcheck"]
+    assert check["test"] and check["test"][0] in {"CMD", "CMD-SHELL"}
+    assert check["interval"] and check["retries"] >= 1
+
+
+def test_the_web_health_check_asks_healthz(compose):
+    assert "http://127.0.0.1:8000/healthz" in " ".join(compose["services"]["web"]["healthcheck"]["test"])
+
+
+def test_web_worker_and_beat_run_one_image_with_their_own_commands(compose):
+    services = compose["services"]
+    assert services["web"]["image"] == services["worker"]["image"] == services["beat"]["image"]
+    assert services["web"]["command"][:2] == ["gunicorn", "leaderboard.wsgi:application"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "leaderboard", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "leaderboard", "beat"]
+    assert services["web"]["ports"]
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "beat", "migrate"])
+def test_the_app_services_get_the_production_environment(compose, name):
+    env = compose["services"][name]["environment"]
+    assert env["DEBUG"] == "0"
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?"), "no default secret key in compose"
+    assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:5432/" in env["DATABASE_URL"]
+    assert env["REDIS_URL"] == "redis://redis:6379/0"
+    assert "ALLOWED_HOSTS" in env
+
+
+def test_web_and_worker_share_the_private_storage_volume(compose):
+    services = compose["services"]
+
+    def mount_for(service: str, path: str) -> str:
+        return next(v.split(":")[0] for v in services[service]["volumes"] if v.split(":")[1] == path)
+
+    root = services["web"]["environment"]["PRIVATE_STORAGE_ROOT"]
+    assert services["worker"]["environment"]["PRIVATE_STORAGE_ROOT"] == root
+    assert mount_for("web", root) == mount_for("worker", root) == mount_for("migrate", root)
+    assert mount_for("web", root) in compose["volumes"]
+
+
+def test_postgres_and_redis_keep_their_data_in_volumes(compose):
+    services = compose["services"]
+    assert any(v.endswith(":/var/lib/postgresql/data") for v in services["postgres"]["volumes"])
+    assert any(v.endswith(":/data") for v in services["redis"]["volumes"])
+    env = services["postgres"]["environment"]
+    assert env["POSTGRES_DB"] == "leaderboard" and env["POSTGRES_USER"] == "leaderboard"

@@ -1,0 +1,94 @@
+"""/healthz: database and broker reachability as JSON, 200 when both are ok, 503 otherwise."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import OperationalError
+
+from leaderboard.ops.models import WorkerHeartbeat
+
+
+def test_it_reports_ok_when_database_and_broker_are_reachable(client, db):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["status"] == "ok" and body["database"] == "ok" and body["broker"] == "ok"
+    assert body["broker_transport"] in {"filesystem", "redis"}
+    assert body["worker_last_seen"] is None
+    assert "errors" not in body
+
+
+def test_it_is_never_cached(client, db):
+    assert "no-cache" in client.get("/healthz")["Cache-Control"]
+
+
+def test_it_answers_503_when_the_broker_is_unreachable(client, db, settings):
+    # Nothing listens on port 1: the connection is refused at once.
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error" and body["broker"] == "error" and body["database"] == "ok"
+    assert body["errors"]["broker"] == "ConnectionError"
+
+
+def test_it_answers_503_when_the_filesystem_broker_folders_are_missing(client, db, settings, tmp_path):
+    settings.CELERY_BROKER_URL = "filesystem://"
+    missing = str(tmp_path / "gone")
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": missing,
+        "data_folder_out": missing,
+        "control_folder": missing,
+    }
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["errors"]["broker"] == "BrokerFolderMissing"
+
+
+def test_it_checks_the_filesystem_broker_folders(client, db, settings, tmp_path):
+    settings.CELERY_BROKER_URL = "filesystem://"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path)}
+    assert client.get("/healthz").status_code == 200
+
+
+class _BrokenConnection:
+    def cursor(self):
+        raise OperationalError("could not connect to server: Connection refused (secret-host:5432)")
+
+
+def test_it_answers_503_when_the_database_is_unreachable_without_leaking_details(client, db, monkeypatch):
+    monkeypatch.setattr("leaderboard.ops.health.connection", _BrokenConnection())
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"] == "error" and body["broker"] == "ok"
+    assert body["errors"] == {"database": "OperationalError"}
+    assert "secret-host" not in response.content.decode()
+
+
+def test_it_reports_when_a_worker_was_last_seen(client, db):
+    seen = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    WorkerHeartbeat.objects.create(hostname="celery@old", last_seen=seen - dt.timedelta(hours=1))
+    WorkerHeartbeat.objects.create(hostname="celery@new", last_seen=seen)
+    assert client.get("/healthz").json()["worker_last_seen"] == "2026-01-02T03:04:05+00:00"
+
+
+def test_it_only_answers_get_and_head(client, db):
+    assert client.head("/healthz").status_code == 200
+    assert client.post("/healthz").status_code == 405
+
+
+@pytest.mark.services
+def test_it_reaches_a_real_redis_broker(client, db, settings, redis_url):
+    settings.CELERY_BROKER_URL = redis_url
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["broker_transport"] == "redis"
+
+
+@pytest.mark.services
+def test_it_reaches_a_real_postgresql_database(client, db, postgres):
+    assert client.get("/healthz").json()["database"] == "ok"

@@ -1,0 +1,62 @@
+"""README, configuration docs, Makefile and .ci/run say what the project really does."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_opens_with_exactly_the_two_commands():
+    lines = (REPO / "README.md").read_text().splitlines()
+    assert lines[0].split("#")[0].strip() == "make run"
+    assert lines[1].split("#")[0].strip() == "make test"
+    assert lines[2].strip() == ""
+    assert "docs/screenshots/home.png" in (REPO / "README.md").read_text()
+    assert (REPO / "docs" / "screenshots" / "home.png").is_file()
+
+
+def test_every_environment_variable_of_the_settings_is_documented():
+    settings_text = (REPO / "leaderboard" / "settings.py").read_text()
+    names = set(re.findall(r'env_(?:str|bool|int|list|path)\(\s*"([A-Z_]+)"', settings_text))
+    assert {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "EMAIL_BACKEND"} <= names
+    documented = (REPO / "docs" / "configuration.md").read_text()
+    missing = sorted(name for name in names if f"`{name}`" not in documented)
+    assert missing == []
+
+
+def test_the_makefile_has_the_two_targets_and_runs_what_the_readme_promises():
+    makefile = (REPO / "Makefile").read_text()
+    assert re.search(r"^run:", makefile, re.MULTILINE) and re.search(r"^test:", makefile, re.MULTILINE)
+    for step in (
+        "manage.py migrate",
+        "manage.py collectstatic",
+        "manage.py load_benchmarks --demo",
+        "manage.py ensure_demo_user",
+        "manage.py runall",
+        "ruff check",
+        "manage.py check",
+        "makemigrations --check --dry-run",
+        "apt-get install -y chromium",
+    ):
+        assert step in makefile, step
+    assert "-eq 5" in makefile, "pytest's exit code 5 (no tests) must count as success"
+
+
+def test_ci_starts_services_with_the_agreed_commands_and_runs_make_test():
+    script = (REPO / ".ci" / "run").read_text()
+    assert script.startswith("#!/usr/bin/env bash")
+    assert "set -euo pipefail" in script
+    assert "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start" in script
+    assert (
+        'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no '
+        "--dir /var/lib/redis --logfile /var/log/redis/ci.log"
+    ) in script
+    assert "pg_isready -h 127.0.0.1" in script and "redis-cli -h 127.0.0.1 ping" in script
+    assert "export CI=true" in script
+    assert "export DATABASE_URL=postgres://postgres@127.0.0.1:5432/test" in script
+    assert "export REDIS_URL=redis://127.0.0.1:6379/0" in script
+    assert script.rstrip().endswith("make test")
+    for forbidden in ("pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main stop", "redis-cli shutdown"):
+        assert forbidden not in script

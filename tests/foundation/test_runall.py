@@ -1,0 +1,113 @@
+"""manage.py runall (what make run ends with): web, worker and beat in the foreground, stopped together."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, process_env, wait_for
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@pytest.mark.slow
+@pytest.mark.services
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
+def test_runall_serves_the_site_runs_a_worker_and_stops_everything_on_a_signal(
+    transactional_db, settings, tmp_path, stop_signal
+):
+    from leaderboard.ops.demo import ensure_demo_user
+    from leaderboard.ops.models import WorkerHeartbeat
+    from leaderboard.ops.tasks import heartbeat
+
+    settings.DEBUG = True
+    ensure_demo_user()
+    port = _free_port()
+    log_path: Path = tmp_path / "runall.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "runall", "--port", str(port), "--concurrency", "1"],
+            cwd=REPO,
+            env=process_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_for(lambda: "The site is up" in log_path.read_text(), timeout=90, message="runall's banner")
+        text = log_path.read_text()
+        assert f"http://127.0.0.1:{port}/" in text
+        assert "Demo login: demo / demo-leaderboard" in text
+
+        status, body = _get(f"http://127.0.0.1:{port}/healthz")
+        assert status == 200, body
+        assert json.loads(body)["database"] == "ok" and json.loads(body)["broker"] == "ok"
+        assert _get(f"http://127.0.0.1:{port}/")[0] == 200
+        assert _get(f"http://127.0.0.1:{port}/accounts/signup/")[0] == 200
+
+        # The worker consumes the broker: a task sent from here is run and written to the database.
+        wait_for(lambda: "ready." in log_path.read_text(), timeout=60, message="the worker to be ready")
+        WorkerHeartbeat.objects.all().delete()
+        heartbeat.delay()
+        wait_for(lambda: WorkerHeartbeat.objects.exists(), timeout=30, message="the heartbeat task to run")
+        assert "worker | " in log_path.read_text() and "  beat | " in log_path.read_text()
+
+        proc.send_signal(stop_signal)
+        assert proc.wait(timeout=40) == 0
+        text = log_path.read_text()
+        assert "All stopped." in text
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_runall_stops_everything_and_fails_when_one_process_dies(transactional_db, tmp_path):
+    # The web server cannot bind a port that is already taken, so it exits at once.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        log_path: Path = tmp_path / "runall.log"
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "manage.py", "runall", "--port", str(port), "--concurrency", "1"],
+                cwd=REPO,
+                env=process_env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            assert proc.wait(timeout=90) == 1
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    text = log_path.read_text()
+    assert "web exited with code" in text and "All stopped." in text

@@ -1,0 +1,81 @@
+"""Static files: whitenoise serves our CSS and plotly.js from the plotly package itself (no CDN, no copy in git)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import plotly
+import pytest
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.template import engines
+from django.test import Client
+
+from leaderboard.ops.staticfiles import PLOTLY_STATIC_PATH
+
+REPO = Path(__file__).resolve().parents[2]
+PLOTLY_JS = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+
+
+def test_the_plotly_path_is_the_documented_one():
+    assert PLOTLY_STATIC_PATH == "vendor/plotly/plotly.min.js"
+
+
+def test_the_finder_locates_plotly_js_inside_the_installed_package():
+    assert finders.find("vendor/plotly/plotly.min.js") == str(PLOTLY_JS)
+    assert finders.find("vendor/plotly/widgetbundle.js") is None
+    assert finders.find("vendor/plotly/plotly.min.js", find_all=True) == [str(PLOTLY_JS)]
+
+
+def test_the_static_tag_gives_the_plotly_url():
+    html = engines["django"].from_string("{% load static %}{% static 'vendor/plotly/plotly.min.js' %}").render()
+    assert html == "/static/vendor/plotly/plotly.min.js"
+
+
+def test_no_copy_of_plotly_js_lives_in_the_repository():
+    assert not list((REPO / "static").rglob("plotly*.js"))
+
+
+def test_collectstatic_copies_plotly_and_the_stylesheet_and_whitenoise_serves_them(settings, tmp_path, db):
+    settings.STATIC_ROOT = tmp_path / "static"
+    call_command("collectstatic", interactive=False, verbosity=0)
+    collected = tmp_path / "static" / "vendor" / "plotly"
+    assert sorted(p.name for p in collected.iterdir()) == ["plotly.min.js"]
+    assert (tmp_path / "static" / "css" / "site.css").is_file()
+
+    client = Client()  # a new handler, so whitenoise scans the new STATIC_ROOT
+    response = client.get("/static/vendor/plotly/plotly.min.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith(("application/javascript", "text/javascript"))
+    head = b"".join(response.streaming_content)[:200]
+    assert b"plotly.js" in head
+    assert client.get("/static/css/site.css").status_code == 200
+
+
+@pytest.mark.slow
+def test_production_collectstatic_builds_a_manifest_with_plotly(tmp_path):
+    """What the Dockerfile runs at build time: DEBUG off, a throwaway key, hashed and compressed files."""
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTEST_VERSION", "DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "build-only",
+            "STATIC_ROOT": str(tmp_path / "static"),
+            "VAR_DIR": str(tmp_path / "var"),
+        }
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    manifest = (tmp_path / "static" / "staticfiles.json").read_text()
+    assert '"vendor/plotly/plotly.min.js"' in manifest
+    assert list((tmp_path / "static" / "vendor" / "plotly").glob("plotly.min.*.js.gz"))
