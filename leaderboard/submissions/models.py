@@ -28,13 +28,35 @@ class SubmissionQuerySet(models.QuerySet):
         return self.filter(phase__task_slug=task_slug)
 
     def charged(self) -> SubmissionQuerySet:
-        """Submissions that count against a quota: all but the platform's own failures."""
-        return self.exclude(status=Submission.Status.FAILED, error_kind=Submission.ErrorKind.PLATFORM)
+        """Submissions that count against a quota.
+
+        Everything but failures: a platform failure is our fault, and an invalid
+        file (found by the worker for uploads too large to check in the request)
+        is treated like one rejected by the form, which never costs quota.
+        """
+        return self.exclude(status=Submission.Status.FAILED)
+
+    def failed(self) -> SubmissionQuerySet:
+        return self.filter(status=Submission.Status.FAILED)
+
+    def queued(self) -> SubmissionQuerySet:
+        return self.filter(status=Submission.Status.QUEUED)
+
+    def running(self) -> SubmissionQuerySet:
+        return self.filter(status=Submission.Status.RUNNING)
+
+    def for_team_phase(self, team, phase) -> SubmissionQuerySet:
+        return self.filter(team=team, phase=phase)
 
     def visible_to(self, user) -> SubmissionQuerySet:
-        if user.is_authenticated:
-            return self.filter(Q(is_public=True) | Q(team__memberships__user=user)).distinct()
-        return self.filter(is_public=True)
+        """Public submissions, plus private ones of the user's teams; staff and organizers see all they run."""
+        if not user.is_authenticated:
+            return self.filter(is_public=True)
+        if user.is_staff:
+            return self.all()
+        return self.filter(
+            Q(is_public=True) | Q(team__memberships__user=user) | Q(phase__challenge__organizers=user)
+        ).distinct()
 
 
 class Submission(models.Model):
@@ -74,11 +96,17 @@ class Submission(models.Model):
     error_kind = models.CharField(max_length=10, choices=ErrorKind.choices, default="", blank=True)
     error_message = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    # Set by each claim; only the holder of the current token may write the outcome.
+    claim_token = models.UUIDField(null=True, blank=True, editable=False)
+    # The Celery task id of the current claim: the same message delivered again is a redelivery.
+    task_id = models.CharField(max_length=255, blank=True)
     worker_host = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=20, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)
+    # When the row was last handed to the broker; the sweep re-sends rows whose message may be lost.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -96,10 +124,23 @@ class Submission(models.Model):
             models.Index(fields=["phase", "team", "created_at"], name="submission_quota_idx"),
             # The sweep: queued or running rows older than a threshold.
             models.Index(fields=["status", "queued_at"], name="submission_status_idx"),
+            # The sweep's re-enqueue query: queued rows last sent to the broker before a cutoff.
+            models.Index(fields=["status", "enqueued_at"], name="submission_enqueued_idx"),
         ]
 
     def __str__(self) -> str:
         return f"{self.method_name} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SCORED, self.Status.FAILED)
+
+    def queue_position(self) -> int | None:
+        """1 for the next queued submission to be scored; None unless queued."""
+        if self.status != self.Status.QUEUED:
+            return None
+        earlier = Submission.objects.queued().filter(created_at__lt=self.created_at).count()
+        return earlier + 1
 
 
 class Result(models.Model):
@@ -119,3 +160,7 @@ class Result(models.Model):
                 fields=["submission", "key", "seed"], condition=Q(seed__isnull=False), name="result_unique_key_seed"
             ),
         ]
+
+    def __str__(self) -> str:
+        seed = "all seeds" if self.seed is None else f"seed {self.seed}"
+        return f"{self.key} ({seed}) = {self.value:g}"

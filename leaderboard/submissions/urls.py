@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from leaderboard.submissions import views
 
 app_name = "submissions"
-urlpatterns: list = []
+urlpatterns = [
+    path("tasks/<slug:slug>/submit/", views.submit, name="submit"),
+    path("tasks/<slug:slug>/inputs.csv", views.inputs_csv, name="inputs"),
+    path("tasks/<slug:slug>/example.csv", views.example_csv, name="example"),
+    path("submissions/<uuid:submission_id>/", views.detail, name="detail"),
+    path("submissions/<uuid:submission_id>/status.json", views.status_json, name="status"),
+    path("submissions/<uuid:submission_id>/file", views.download_file, name="file"),
+    path("submissions/<uuid:submission_id>/rerun", views.rerun, name="rerun"),
+    path("submissions/<uuid:submission_id>/visibility", views.visibility, name="visibility"),
+]

@@ -1,0 +1,73 @@
+"""manage.py load_benchmarks [--demo]: the standing challenges, and with --demo, truths and baselines."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+import scoring
+from leaderboard.challenges.demo import demo_truth
+from leaderboard.challenges.models import Phase
+from leaderboard.challenges.services import import_truth, sync_standing_challenges
+
+
+def run_scoring_task(submission_id) -> str:
+    """Run the worker's task function in this process (same code path, no broker round trip)."""
+    from leaderboard.submissions.tasks import score_submission
+
+    return score_submission.apply(args=[str(submission_id)]).get(propagate=False)
+
+
+class Command(BaseCommand):
+    help = (
+        "Create or update one standing challenge per scoring family with one phase per task (idempotent). "
+        "With --demo, also import the real MUDI test set when found, synthetic truths (labelled as such) "
+        "for tasks without real data, and baseline submissions scored through the real task."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--demo", action="store_true", help="also load demo truths and baseline submissions")
+        parser.add_argument("--no-baselines", action="store_true", help="with --demo: truths only")
+        parser.add_argument("--task", action="append", help="with --demo: only this task (repeatable)")
+
+    def handle(self, *args, demo: bool = False, no_baselines: bool = False, task=None, **options) -> None:
+        report = sync_standing_challenges()
+        self.stdout.write(
+            f"Standing challenges: {report.challenges_created} challenge(s) and {report.phases_created} phase(s) "
+            f"created, {report.phases_updated} phase(s) updated."
+        )
+        if not demo:
+            return
+        from leaderboard.submissions.baselines import ensure_baselines
+
+        started = time.monotonic()
+        slugs = task or list(scoring.TASKS)
+        for slug in slugs:
+            phase = Phase.objects.standing().get(task_slug=slug)
+            with tempfile.TemporaryDirectory() as tmp:
+                if phase.has_truth and not phase.truth_is_synthetic:
+                    source = None  # a real truth imported by an operator is never replaced by demo data
+                else:
+                    source = demo_truth(phase.task, Path(tmp))
+                    result = import_truth(phase, source.path, synthetic=source.synthetic, label=source.source)
+                    kind = "synthetic" if source.synthetic else "real"
+                    state = "imported" if result.changed else "unchanged"
+                    self.stdout.write(f"  {slug}: {kind} truth {state} ({source.source})")
+                if no_baselines:
+                    continue
+                truth_path = Path(phase.truth_file.path)
+                created = ensure_baselines(phase, truth_path, run=run_scoring_task)
+                if created:
+                    states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
+                    self.stdout.write(f"    baselines {states}")
+        self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
+
+
+def _state(submission) -> str:
+    submission.refresh_from_db()
+    if submission.status == "scored":
+        return f"{submission.primary_value:.4f}" if submission.primary_value is not None else "scored"
+    return f"{submission.status} ({submission.error_message[:80]})"

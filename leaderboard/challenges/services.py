@@ -1,0 +1,160 @@
+"""Writes on challenges and phases: the standing benchmarks and their truth files."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import tempfile
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.core.files import File
+from django.db import transaction
+from django.utils import timezone
+
+import scoring
+from leaderboard.challenges.models import Challenge, Phase
+
+log = logging.getLogger(__name__)
+
+# Truth files fetched from a URL are refused beyond this size (the largest real one is ~60 MB).
+MAX_TRUTH_DOWNLOAD_BYTES = 500 * 1024 * 1024
+
+
+@dataclass
+class SyncReport:
+    challenges_created: int = 0
+    phases_created: int = 0
+    phases_updated: int = 0
+
+
+def phase_title(task) -> str:
+    split = "" if task.split in ("test", "") else f" ({task.split})"
+    return f"{task.dataset_name}{split}"
+
+
+@transaction.atomic
+def sync_standing_challenges() -> SyncReport:
+    """Create or update one standing challenge per scoring family and one open phase per task.
+
+    Idempotent: a second run changes nothing. Limits and dates an operator
+    edited in the admin are left alone; only titles and descriptions follow
+    the registry.
+    """
+    report = SyncReport()
+    for family in scoring.FAMILIES.values():
+        challenge, created = Challenge.objects.get_or_create(
+            slug=family.slug,
+            defaults={"title": family.name, "kind": Challenge.Kind.STANDING, "family": family.slug},
+        )
+        report.challenges_created += created
+        changed = {"title": family.name, "description": family.description, "family": family.slug}
+        if any(getattr(challenge, k) != v for k, v in changed.items()):
+            for k, v in changed.items():
+                setattr(challenge, k, v)
+            challenge.save(update_fields=list(changed))
+    for task in scoring.TASKS.values():
+        challenge = Challenge.objects.get(slug=task.family)
+        phase, created = Phase.objects.get_or_create(
+            challenge=challenge,
+            slug=task.slug,
+            defaults={"title": phase_title(task), "task_slug": task.slug},
+        )
+        if created:
+            report.phases_created += 1
+        elif phase.title != phase_title(task) or phase.task_slug != task.slug:
+            phase.title = phase_title(task)
+            phase.task_slug = task.slug
+            phase.save(update_fields=["title", "task_slug"])
+            report.phases_updated += 1
+    return report
+
+
+def standing_phase(task_slug: str) -> Phase:
+    """The standing phase of a registry task (``Phase.DoesNotExist`` if not loaded)."""
+    return Phase.objects.standing().select_related("challenge").get(task_slug=task_slug)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1024 * 1024), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def download(url: str, directory: Path) -> Path:
+    """Fetch a URL into ``directory``; refuses anything over MAX_TRUTH_DOWNLOAD_BYTES."""
+    name = Path(url.split("?", 1)[0]).name or "truth.csv"
+    target = directory / name
+    with urllib.request.urlopen(url, timeout=60) as response, open(target, "wb") as out:  # noqa: S310 (operator-given)
+        copied = 0
+        for chunk in iter(lambda: response.read(1024 * 1024), b""):
+            copied += len(chunk)
+            if copied > MAX_TRUTH_DOWNLOAD_BYTES:
+                raise ValueError(f"{url} is larger than {MAX_TRUTH_DOWNLOAD_BYTES // (1024 * 1024)} MB")
+            out.write(chunk)
+    return target
+
+
+@dataclass
+class TruthImport:
+    phase: Phase
+    sha256: str
+    n_rows: int
+    changed: bool
+
+
+def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "") -> TruthImport:
+    """Validate a truth file with ``scoring`` and store it privately on the phase.
+
+    ``source`` is a path or an http(s) URL. Raises ``scoring.ScoringError`` for
+    an invalid file (nothing is stored). Importing the same bytes again is a
+    no-op (``changed`` False). ``label`` is what the site records as the source
+    (defaults to the path or URL).
+    """
+    source = str(source)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = download(source, Path(tmp)) if is_url(source) else Path(source)
+        truth = scoring.validate_truth(phase.task, path)
+        sha = file_sha256(path)
+        n_rows = getattr(truth, "n_rows", 0)
+        if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
+            changed = phase.truth_is_synthetic != synthetic or (label or source) != phase.truth_source
+            if changed:
+                phase.truth_is_synthetic = synthetic
+                phase.truth_source = (label or source)[:500]
+                phase.save(update_fields=["truth_is_synthetic", "truth_source"])
+            return TruthImport(phase, sha, n_rows, changed=False)
+        old_name = phase.truth_file.name if phase.truth_file else ""
+        suffix = ".csv.gz" if path.name.endswith(".gz") else (".tsv" if path.name.endswith(".tsv") else ".csv")
+        with open(path, "rb") as handle:
+            phase.truth_file.save(f"{phase.task_slug}-{sha[:12]}{suffix}", File(handle), save=False)
+        phase.truth_sha256 = sha
+        phase.truth_is_synthetic = synthetic
+        phase.truth_source = (label or source)[:500]
+        phase.truth_updated_at = timezone.now()
+        phase.save(
+            update_fields=["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]
+        )
+        if old_name and old_name != phase.truth_file.name:
+            phase.truth_file.storage.delete(old_name)
+        log.info("imported truth for %s from %s (%s rows, sha256 %s)", phase.task_slug, source, n_rows, sha[:12])
+        return TruthImport(phase, sha, n_rows, changed=True)
+
+
+def copy_to_temp(field_file, directory: Path) -> Path:
+    """A local path for a stored file (storages without ``path()`` are copied)."""
+    try:
+        return Path(field_file.path)
+    except NotImplementedError:
+        target = directory / Path(field_file.name).name
+        with field_file.open("rb") as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        return target

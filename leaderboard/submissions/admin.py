@@ -1,0 +1,51 @@
+from django.contrib import admin, messages
+
+from leaderboard.submissions import services
+from leaderboard.submissions.models import Result, Submission
+
+
+class ResultInline(admin.TabularInline):
+    model = Result
+    extra = 0
+    can_delete = False
+    readonly_fields = ["key", "seed", "value"]
+
+
+@admin.action(description="Re-run scoring (clears results, queues again)")
+def rerun(modeladmin, request, queryset):
+    count = 0
+    for submission in queryset.exclude(status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]):
+        services.requeue(submission)
+        count += 1
+    modeladmin.message_user(request, f"Queued {count} submission(s) for re-scoring.", messages.SUCCESS)
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = ["method_name", "phase", "team", "status", "error_kind", "primary_value", "created_at", "is_public"]
+    list_filter = ["status", "error_kind", "is_public", "is_baseline", "phase__task_slug"]
+    search_fields = ["method_name", "team__name", "user__username", "id", "sha256"]
+    readonly_fields = [
+        "id",
+        "file",
+        "file_name",
+        "file_size",
+        "sha256",
+        "status",
+        "error_kind",
+        "error_message",
+        "attempts",
+        "claim_token",
+        "worker_host",
+        "scorer_version",
+        "created_at",
+        "queued_at",
+        "enqueued_at",
+        "started_at",
+        "finished_at",
+        "primary_value",
+        "report",
+    ]
+    raw_id_fields = ["phase", "team", "user"]
+    inlines = [ResultInline]
+    actions = [rerun]

@@ -1,0 +1,199 @@
+"""Baseline submissions for every task, scored through the real pipeline.
+
+Three per task, named for what they are:
+- "Random": a uniformly random class, probability vector, propensity or value;
+- "Majority class" / "Positive rate" / "Test mean": a constant read from the
+  test labels' distribution (a prior; it uses the hidden labels' frequencies,
+  which the name says);
+- "Noisy oracle (p=0.7)": the true label kept with probability 0.7, otherwise
+  random. It reads the hidden labels and exists only to show the scale of a
+  board, never as a method.
+
+They belong to the "Baselines" user and team, are public, ``is_baseline`` and
+never charged. Re-running adds nothing: a baseline whose file bytes are
+unchanged is kept; one built from an older truth is replaced.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+
+from leaderboard.accounts.models import User
+from leaderboard.accounts.services import create_user
+from leaderboard.submissions import services
+from leaderboard.submissions.models import Submission
+from leaderboard.submissions.signals import board_changed
+
+log = logging.getLogger(__name__)
+
+BASELINE_USERNAME = "Baselines"
+BASELINE_EMAIL = "baselines@localhost"
+ORACLE_KEEP = 0.7
+
+
+@dataclass
+class Baseline:
+    method_name: str
+    description: str
+    frame: pd.DataFrame
+
+    def csv_bytes(self) -> bytes:
+        buffer = io.StringIO()
+        self.frame.to_csv(buffer, index=False, float_format="%.6g")
+        return buffer.getvalue().encode()
+
+
+def baseline_user() -> User:
+    user = User.objects.filter(username=BASELINE_USERNAME).first()
+    if user is None:
+        user = create_user(BASELINE_USERNAME, BASELINE_EMAIL, None, email_results=False)
+    return user
+
+
+def _mudi(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+    pairs = truth.drop_duplicates(subset=["Drug1", "Drug2"], ignore_index=True)
+    classes = list(task.classes)
+    gold = pairs["Interaction"].replace({"New Adverse": "New Effect", "New Effect (New Adverse)": "New Effect"})
+    majority = gold.value_counts().idxmax()
+    noisy = np.where(rng.random(len(pairs)) < ORACLE_KEEP, gold.to_numpy(), rng.choice(classes, size=len(pairs)))
+
+    def frame(labels) -> pd.DataFrame:
+        return pd.DataFrame({"Drug1": pairs["Drug1"], "Interaction": labels, "Drug2": pairs["Drug2"]})
+
+    return [
+        Baseline(
+            "Random", "A uniformly random class for every test pair.", frame(rng.choice(classes, size=len(pairs)))
+        ),
+        Baseline(f"Majority class ({majority})", "The most frequent test class for every pair.", frame(majority)),
+        Baseline(_oracle_name(), _oracle_text(), frame(noisy)),
+    ]
+
+
+def _classification(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+    n_classes = len(task.classes)
+    keys = truth[["seed", "id"]]
+    gold = _class_indices(task, truth["label"])
+    random_probs = rng.dirichlet(np.ones(n_classes), size=len(truth))
+    random_frame = keys.assign(label=random_probs.argmax(axis=1))
+    for k in range(n_classes):
+        random_frame[f"prob_{k}"] = random_probs[:, k]
+    majority = int(np.bincount(gold, minlength=n_classes).argmax())
+    noisy = np.where(rng.random(len(truth)) < ORACLE_KEEP, gold, rng.integers(0, n_classes, size=len(truth)))
+    return [
+        Baseline("Random", "A random probability vector per row; the label is its argmax.", random_frame),
+        Baseline(
+            f"Majority class ({task.classes[majority]})",
+            "The most frequent test class for every row (hard labels, so no AUROC).",
+            keys.assign(label=majority),
+        ),
+        Baseline(_oracle_name(), _oracle_text(), keys.assign(label=noisy)),
+    ]
+
+
+def _class_indices(task, labels: pd.Series) -> np.ndarray:
+    """Truth labels as class indices (a truth may write names or 0-based indices)."""
+    if pd.api.types.is_numeric_dtype(labels):
+        return labels.to_numpy().astype(int)
+    index = {name.lower(): i for i, name in enumerate(task.classes)}
+    return np.array([index[str(v).strip().lower()] if not str(v).strip().isdigit() else int(v) for v in labels])
+
+
+def _regression(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+    keys = truth[["seed", "id"]]
+    y = truth["y" if "y" in truth.columns else "label"].to_numpy(dtype=float)
+    low, high = float(y.min()), float(y.max())
+    noisy = np.where(rng.random(len(y)) < ORACLE_KEEP, y, rng.uniform(low, high, size=len(y)))
+    return [
+        Baseline(
+            "Random", "A uniform value within the test labels' range.", keys.assign(y=rng.uniform(low, high, len(y)))
+        ),
+        Baseline("Test mean", "The mean of the test labels for every row.", keys.assign(y=float(y.mean()))),
+        Baseline(_oracle_name(), _oracle_text(), keys.assign(y=noisy)),
+    ]
+
+
+def _pairs(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+    key = ["seed", "drug_1", "drug_2", "context"]
+    rows = truth.drop_duplicates(subset=key, ignore_index=True)
+    keys = rows[key]
+    gold = rows["label"].to_numpy(dtype=float)
+    rate = float(truth["label"].mean())
+    oracle = np.where(rng.random(len(rows)) < ORACLE_KEEP, gold, rng.random(len(rows)))
+    return [
+        Baseline(
+            "Random", "A uniform propensity in [0, 1] for every triple.", keys.assign(prediction=rng.random(len(rows)))
+        ),
+        Baseline(
+            f"Positive rate ({rate:.3f})",
+            "The test set's positive rate as every propensity.",
+            keys.assign(prediction=rate),
+        ),
+        Baseline(_oracle_name(), _oracle_text(), keys.assign(prediction=oracle)),
+    ]
+
+
+def _oracle_name() -> str:
+    return f"Noisy oracle (p={ORACLE_KEEP})"
+
+
+def _oracle_text() -> str:
+    return (
+        f"The true test label kept with probability {ORACLE_KEEP}, otherwise random. It reads the hidden labels: "
+        "a yardstick for the board's scale, not a method."
+    )
+
+
+BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
+
+
+def build_baselines(task, truth_path) -> list[Baseline]:
+    """The baseline prediction files of a task, from its truth file (deterministic)."""
+    truth = pd.read_csv(truth_path, sep="\t" if str(truth_path).endswith((".tsv", ".tsv.gz")) else ",")
+    rng = np.random.default_rng(12345)
+    return BUILDERS[task.kind](task, truth, rng)
+
+
+def ensure_baselines(phase, truth_path, *, run) -> list[Submission]:
+    """Create (and score with ``run(submission_id)``) the phase's baselines that are missing or outdated."""
+    user = baseline_user()
+    team = user.personal_team
+    created = []
+    for baseline in build_baselines(phase.task, truth_path):
+        content = baseline.csv_bytes()
+        upload = SimpleUploadedFile(f"{phase.task_slug}-{_slug(baseline.method_name)}.csv", content)
+        sha = services.HashingFile(io.BytesIO(content), "x")
+        list(sha.chunks())
+        existing = Submission.objects.filter(phase=phase, team=team, is_baseline=True, method_name=baseline.method_name)
+        if existing.filter(sha256=sha.digest.hexdigest()).exists():
+            continue
+        with transaction.atomic():
+            stale = list(existing)
+            for old in stale:
+                old.file.delete(save=False)
+                old.delete()
+            if stale:
+                transaction.on_commit(lambda: board_changed.send(sender=Submission, phase=phase))
+        submission = services.create_submission(
+            phase=phase,
+            team=team,
+            user=user,
+            upload=upload,
+            metadata=services.Metadata(method_name=baseline.method_name, description=baseline.description),
+            charge_quota=False,
+            is_baseline=True,
+            enqueue=False,
+        )
+        run(submission.pk)
+        created.append(submission)
+    return created
+
+
+def _slug(text: str) -> str:
+    return "".join(ch.lower() if ch.isalnum() else "-" for ch in text).strip("-")[:40]

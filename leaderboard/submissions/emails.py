@@ -1,0 +1,57 @@
+"""The email a submitter gets when scoring ends (if ``user.email_results``, on by default)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+
+from leaderboard.submissions.models import Submission
+
+log = logging.getLogger(__name__)
+
+
+def result_email(submission: Submission) -> tuple[str, str]:
+    """Subject and plain-text body for a finished submission."""
+    task = submission.phase.task
+    url = f"{settings.SITE_URL.rstrip('/')}/submissions/{submission.pk}/"
+    if submission.status == Submission.Status.SCORED:
+        metric = task.metric(task.primary)
+        value = "not computed" if submission.primary_value is None else f"{submission.primary_value:.4f}"
+        subject = f"{submission.method_name} on {task.dataset_name}: {metric.name} {value}"
+        lines = [
+            f'Your submission "{submission.method_name}" to {task.dataset_name} ({task.slug}) has been scored.',
+            "",
+            f"{metric.name}: {value}",
+        ]
+    else:
+        subject = f"{submission.method_name} on {task.dataset_name}: scoring failed"
+        lines = [
+            f'Your submission "{submission.method_name}" to {task.dataset_name} ({task.slug}) could not be scored.',
+            f"Reason ({submission.get_error_kind_display().lower()}):",
+            "",
+            submission.error_message,
+        ]
+    lines += [
+        "",
+        f"All metrics: {url}",
+        "",
+        f"You get these emails because result emails are on in your profile ({settings.SITE_URL.rstrip('/')}"
+        "/accounts/profile/); switch them off there.",
+    ]
+    return subject, "\n".join(lines)
+
+
+def send_result_email(submission: Submission) -> bool:
+    """Email the submitter if they want it; never raises (a mail outage must not fail scoring)."""
+    user = submission.user
+    if not user.email_results or not user.email or submission.is_baseline:
+        return False
+    subject, body = result_email(submission)
+    try:
+        send_mail(f"[DDI Leaderboard] {subject}", body, settings.DEFAULT_FROM_EMAIL, [user.email])
+    except Exception:
+        log.exception("could not email %s about submission %s", user.email, submission.pk)
+        return False
+    return True

@@ -1,0 +1,21 @@
+"""manage.py sweep_submissions: what Celery beat runs every minute, by hand."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand
+
+from leaderboard.submissions import services
+
+
+class Command(BaseCommand):
+    help = (
+        "Re-enqueue submissions queued longer than SWEEP_REQUEUE_AFTER_SECONDS (default 120) and fail, as "
+        "'worker lost' (not charged), those running past the hard time limit plus a margin."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--requeue-after", type=float, help="seconds a queued row waits before re-sending")
+
+    def handle(self, *args, requeue_after=None, **options) -> None:
+        report = services.sweep(requeue_after=requeue_after)
+        self.stdout.write(f"Re-enqueued {len(report.requeued)}; failed {len(report.failed)} as worker lost.")

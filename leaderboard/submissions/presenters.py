@@ -1,0 +1,65 @@
+"""Shapes of a submission for pages and JSON: headline metrics, the status payload."""
+
+from __future__ import annotations
+
+from leaderboard.submissions.models import Submission
+
+
+def overall_results(submission: Submission) -> dict[str, float]:
+    """Results that are not per seed, keyed as scoring names them."""
+    return dict(submission.results.filter(seed__isnull=True).values_list("key", "value"))
+
+
+def headline_metrics(submission: Submission, results: dict[str, float] | None = None) -> list[dict]:
+    """The task's headline metrics in registry order, with the spread over seeds when the task has one."""
+    task = submission.phase.task
+    results = overall_results(submission) if results is None else results
+    rows = []
+    for metric in task.metrics:
+        spread = results.get(f"{metric.key}/{task.spread}") if task.spread else None
+        rows.append(
+            {
+                "key": metric.key,
+                "name": metric.name,
+                "value": results.get(metric.key),
+                "spread": spread,
+                "spread_kind": task.spread,
+                "higher_is_better": metric.higher_is_better,
+                "description": metric.description,
+                "primary": metric.key == task.primary,
+            }
+        )
+    return rows
+
+
+def status_payload(submission: Submission) -> dict:
+    """What /submissions/<id>/status.json returns (the live page and scripts read it)."""
+    task = submission.phase.task
+    scored = submission.status == Submission.Status.SCORED
+    results = overall_results(submission) if scored else {}
+    primary = task.metric(task.primary)
+    report = submission.report or {}
+    failed_invalid = submission.error_kind == Submission.ErrorKind.INVALID
+    return {
+        "id": str(submission.pk),
+        "status": submission.status,
+        "status_display": submission.get_status_display(),
+        "error": submission.error_message or None,
+        "error_kind": submission.error_kind or None,
+        "problems": report.get("errors", []) if failed_invalid else [],
+        "problem_count": report.get("error_count", 0) if failed_invalid else 0,
+        "primary": {
+            "key": primary.key,
+            "name": primary.name,
+            "value": submission.primary_value if scored else None,
+            "higher_is_better": primary.higher_is_better,
+        },
+        "metrics": results,
+        "headline": headline_metrics(submission, results) if scored else [],
+        "queue_position": submission.queue_position(),
+        "scorer_version": submission.scorer_version or None,
+        "created_at": submission.created_at.isoformat() if submission.created_at else None,
+        "started_at": submission.started_at.isoformat() if submission.started_at else None,
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "url": f"/submissions/{submission.pk}/",
+    }

@@ -1,0 +1,445 @@
+"""Writes on submissions: create, claim, store a score, fail, re-run, sweep.
+
+Every write that touches several rows is one function under one transaction.
+The Submission row is the state machine (queued -> running -> scored | failed);
+only the holder of the current ``claim_token`` may write the outcome of a run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import math
+import uuid
+from dataclasses import dataclass, field
+from functools import partial
+
+from django.conf import settings
+from django.core.files import File
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from leaderboard.submissions import quotas
+from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.signals import board_changed, submission_scored
+
+log = logging.getLogger(__name__)
+
+# Extra time past the hard time limit before a running row counts as abandoned.
+LEASE_MARGIN_SECONDS = 60
+# A submission whose worker dies this many times is failed instead of retried forever.
+DEFAULT_MAX_ATTEMPTS = 3
+
+WORKER_LOST_MESSAGE = (
+    "The worker scoring this submission stopped responding (worker lost). This was the platform's fault: "
+    "it does not count against your quota, and an organizer can re-run it."
+)
+PLATFORM_ERROR_MESSAGE = (
+    "Scoring failed because of an error on our side, not in your file. It does not count against your "
+    "quota; the organizers have the details and can re-run it."
+)
+
+
+def hard_time_limit() -> int:
+    return int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 660))
+
+
+def lease_seconds() -> int:
+    """How long a claim is honoured before the row counts as abandoned."""
+    return hard_time_limit() + int(getattr(settings, "SUBMISSION_LEASE_MARGIN_SECONDS", LEASE_MARGIN_SECONDS))
+
+
+def max_attempts() -> int:
+    return int(getattr(settings, "SUBMISSION_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS))
+
+
+# --- creating ------------------------------------------------------------------
+
+
+class HashingFile(File):
+    """A file whose sha256 is computed while a storage backend streams it (one pass)."""
+
+    def __init__(self, file, name: str) -> None:
+        super().__init__(file, name)
+        self.digest = hashlib.sha256()
+        self.bytes_hashed = 0
+
+    def chunks(self, chunk_size: int | None = None):
+        for chunk in super().chunks(chunk_size):
+            self.digest.update(chunk)
+            self.bytes_hashed += len(chunk)
+            yield chunk
+
+
+def _sha256_of(upload) -> str:
+    upload.seek(0)
+    digest = hashlib.sha256()
+    for chunk in iter(lambda: upload.read(1024 * 1024), b""):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass
+class Metadata:
+    """What a submitter says about the method (everything but the file)."""
+
+    method_name: str
+    description: str = ""
+    paper_url: str = ""
+    code_url: str = ""
+    n_parameters: int | None = None
+    uses_external_data: bool = False
+    declarations: dict = field(default_factory=dict)
+    is_public: bool = True
+
+
+def create_submission(
+    *,
+    phase,
+    team,
+    user,
+    upload,
+    metadata: Metadata,
+    charge_quota: bool = True,
+    is_baseline: bool = False,
+    enqueue: bool = True,
+) -> Submission:
+    """Store an uploaded file privately and queue it for scoring.
+
+    The file is written to storage first (hashing it as it streams), then the
+    row is inserted under the team's lock after the quota check, and the
+    scoring task is enqueued when that transaction commits. Raises
+    ``quotas.QuotaExceeded`` (the stored file is removed). Validation is the
+    caller's job (the form validates small files; the worker validates all).
+    ``enqueue=False`` leaves the row queued for a caller that runs the task
+    itself (``load_benchmarks``); the sweep would pick it up otherwise.
+    """
+    if charge_quota:
+        # A cheap early refusal without writing the file; the locked check below is the one that counts.
+        quota = quotas.quota_for(team, phase)
+        if quota.exhausted:
+            raise quotas.QuotaExceeded(quota)
+    submission = Submission(
+        id=uuid.uuid4(),
+        phase=phase,
+        team=team,
+        user=user,
+        file_name=(upload.name or "predictions.csv")[:255],
+        file_size=upload.size or 0,
+        method_name=metadata.method_name,
+        description=metadata.description,
+        paper_url=metadata.paper_url,
+        code_url=metadata.code_url,
+        n_parameters=metadata.n_parameters,
+        uses_external_data=metadata.uses_external_data,
+        declarations=metadata.declarations,
+        is_public=metadata.is_public,
+        is_baseline=is_baseline,
+    )
+    upload.seek(0)
+    hashing = HashingFile(upload, submission.file_name)
+    submission.file.save(_storage_name(submission.file_name), hashing, save=False)
+    # A storage that does not stream through chunks() leaves the digest empty: hash again.
+    submission.sha256 = hashing.digest.hexdigest() if hashing.bytes_hashed else _sha256_of(upload)
+    try:
+        with transaction.atomic():
+            if charge_quota:
+                quotas.lock(team)
+            now = timezone.now()
+            submission.status = Submission.Status.QUEUED
+            submission.queued_at = now
+            submission.enqueued_at = now
+            # Insert first, then count including this row: on SQLite the insert takes the write
+            # lock, so a concurrent upload waits instead of counting the same old total.
+            submission.save(force_insert=True)
+            if charge_quota:
+                quotas.enforce(team, phase)
+            if enqueue:
+                enqueue_on_commit(submission.pk)
+    except BaseException:
+        submission.file.delete(save=False)
+        raise
+    return submission
+
+
+def _storage_name(original: str) -> str:
+    # Keep the extension (the worker detects gzip by content, but people download these).
+    lowered = original.lower()
+    for ext in (".csv.gz", ".tsv.gz", ".txt.gz", ".csv", ".tsv", ".txt", ".gz"):
+        if lowered.endswith(ext):
+            return f"predictions{ext}"
+    return "predictions.csv"
+
+
+# --- the broker -----------------------------------------------------------------
+
+# Publishing gives up quickly: an upload must not hang because the broker is down
+# (the sweep re-sends the row later).
+PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def enqueue(submission_id) -> bool:
+    """Send the scoring task for one submission; False (and a log line) if the broker refused."""
+    from leaderboard.submissions.tasks import score_submission
+
+    try:
+        score_submission.apply_async(args=[str(submission_id)], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+    except Exception:  # any broker failure: the row stays queued and the sweep re-sends it
+        log.exception("could not enqueue submission %s; the sweep will re-send it", submission_id)
+        return False
+    return True
+
+
+def enqueue_on_commit(submission_id) -> None:
+    """Enqueue after the current transaction commits (a worker must find the row)."""
+    transaction.on_commit(partial(enqueue, submission_id))
+
+
+# --- claiming and finishing -------------------------------------------------------
+
+
+def claim(submission_id, *, redelivered: bool = False, task_id: str = "", host: str = "") -> uuid.UUID | None:
+    """Mark a submission running for this delivery; None if another delivery has it or it is finished.
+
+    A queued row is always claimable. A running row is claimable only by a
+    redelivery of the message that claimed it (the broker says so, or the
+    same task id arrives again: kombu's filesystem transport does not flag
+    redeliveries, and a Celery retry keeps its id) or once its lease has
+    expired. A second, different message for the same submission (a double
+    publish, a sweep re-send) is a no-op while the row runs. One conditional
+    UPDATE: of two racing deliveries, one wins.
+    """
+    now = timezone.now()
+    claimable = Q(status=Submission.Status.QUEUED) | Q(
+        status=Submission.Status.RUNNING, started_at__lt=now - dt.timedelta(seconds=lease_seconds())
+    )
+    if redelivered:
+        claimable |= Q(status=Submission.Status.RUNNING)
+    if task_id:
+        claimable |= Q(status=Submission.Status.RUNNING, task_id=task_id)
+    token = uuid.uuid4()
+    updated = (
+        Submission.objects.filter(pk=submission_id)
+        .filter(claimable)
+        .update(
+            status=Submission.Status.RUNNING,
+            started_at=now,
+            attempts=F("attempts") + 1,
+            claim_token=token,
+            task_id=task_id[:255],
+            worker_host=host[:255],
+        )
+    )
+    return token if updated else None
+
+
+def _finite(value):
+    """JSON-safe copy of a report: NaN and infinities become None (PostgreSQL's jsonb rejects them)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        return _finite(value.tolist())
+    return value
+
+
+def result_rows(submission: Submission, metrics: dict[str, float]) -> list[Result]:
+    """Long-format rows: ``seed/{k}/{metric}`` -> (metric, seed k); anything else -> (key, no seed)."""
+    rows = []
+    for key, value in metrics.items():
+        if value is None or not math.isfinite(float(value)):
+            continue  # a metric that cannot be computed is absent, never stored as NaN
+        seed = None
+        if key.startswith("seed/"):
+            _, seed_text, metric = key.split("/", 2)
+            key, seed = metric, int(seed_text)
+        rows.append(Result(submission=submission, key=key, seed=seed, value=float(value)))
+    return rows
+
+
+def _send_finished(submission_id) -> None:
+    """After commit: tell other apps (boards re-rank) and email the submitter; neither may undo a stored score."""
+    from leaderboard.submissions.emails import send_result_email
+
+    submission = Submission.objects.select_related("user", "phase").get(pk=submission_id)
+    if submission.status == Submission.Status.SCORED:
+        for receiver, response in submission_scored.send_robust(sender=Submission, submission=submission):
+            if isinstance(response, Exception):
+                log.error("submission_scored receiver %r failed: %r", receiver, response, exc_info=response)
+    send_result_email(submission)
+
+
+def _claimed(submission_id, claim_token):
+    """The row, if the claim is still current (or no claim was given); as a write, so SQLite locks early."""
+    rows = Submission.objects.filter(pk=submission_id)
+    if claim_token is not None:
+        rows = rows.filter(status=Submission.Status.RUNNING, claim_token=claim_token)
+    # A no-op write first: on SQLite it takes the write lock before any read (no lock upgrade to fail);
+    # on PostgreSQL it locks the row like select_for_update.
+    return rows.update(claim_token=F("claim_token")) == 1
+
+
+def store_score(submission: Submission, score, *, claim_token=None) -> bool:
+    """Write a ``scoring.Score`` as the submission's outcome, in one transaction.
+
+    Results (long format), primary value, report, scorer version and status
+    ``scored`` are written together; ``submission_scored`` is sent and the
+    submitter emailed after commit. With ``claim_token``, the write happens only
+    if that claim is still current (a stale claimant's result is discarded and
+    False returned). Replaces any earlier results of the submission.
+    """
+    primary = score.primary_value
+    outcome = {
+        "primary_value": primary if primary is not None and math.isfinite(primary) else None,
+        "report": _finite(score.report),
+        "scorer_version": str(score.scorer_version)[:20],
+        "status": Submission.Status.SCORED,
+        "error_kind": Submission.ErrorKind.NONE,
+        "error_message": "",
+        "claim_token": None,
+    }
+    with transaction.atomic():
+        if not _claimed(submission.pk, claim_token):
+            log.warning("discarding a stale result for submission %s", submission.pk)
+            return False
+        Result.objects.filter(submission_id=submission.pk).delete()
+        Result.objects.bulk_create(result_rows(submission, score.metrics))
+        outcome["finished_at"] = timezone.now()
+        Submission.objects.filter(pk=submission.pk).update(**outcome)
+        transaction.on_commit(partial(_send_finished, submission.pk))
+    for name, value in outcome.items():
+        setattr(submission, name, value)
+    return True
+
+
+def mark_failed(submission_id, kind: str, message: str, *, claim_token=None, problems: dict | None = None) -> bool:
+    """End a run as failed with a kind and a human-readable message.
+
+    With ``claim_token``, only if that claim is still current; without, only
+    if the submission is not finished already.
+    """
+    with transaction.atomic():
+        if claim_token is None:
+            rows = Submission.objects.filter(pk=submission_id).exclude(
+                status__in=[Submission.Status.SCORED, Submission.Status.FAILED]
+            )
+            if not rows.update(claim_token=None):
+                return False
+        elif not _claimed(submission_id, claim_token):
+            return False
+        Result.objects.filter(submission_id=submission_id).delete()
+        Submission.objects.filter(pk=submission_id).update(
+            status=Submission.Status.FAILED,
+            error_kind=kind,
+            error_message=message,
+            report=_finite(problems) if problems else None,
+            primary_value=None,
+            finished_at=timezone.now(),
+            claim_token=None,
+        )
+        transaction.on_commit(partial(_send_finished, submission_id))
+    return True
+
+
+# --- organizers and owners -----------------------------------------------------------
+
+
+def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
+    """Send a submission back to the queue with its results cleared (organizer re-run, rescore).
+
+    ``enqueue=False`` for a caller that runs the task itself (``rescore --now``).
+    """
+    was_scored = Submission.objects.filter(pk=submission.pk, status=Submission.Status.SCORED).exists()
+    now = timezone.now()
+    fresh = {
+        "status": Submission.Status.QUEUED,
+        "error_kind": Submission.ErrorKind.NONE,
+        "error_message": "",
+        "primary_value": None,
+        "report": None,
+        "scorer_version": "",
+        "claim_token": None,
+        "task_id": "",
+        "attempts": 0,
+        "queued_at": now,
+        "enqueued_at": now,
+        "started_at": None,
+        "finished_at": None,
+    }
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(**fresh)
+        Result.objects.filter(submission_id=submission.pk).delete()
+        if was_scored:
+            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+        if enqueue:
+            enqueue_on_commit(submission.pk)
+    for name, value in fresh.items():
+        setattr(submission, name, value)
+    return submission
+
+
+def set_visibility(submission: Submission, is_public: bool) -> None:
+    """Make a submission public or private; boards are told when a scored one changes."""
+    if submission.is_public == is_public:
+        return
+    with transaction.atomic():
+        submission.is_public = is_public
+        submission.save(update_fields=["is_public"])
+        if submission.status == Submission.Status.SCORED:
+            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+
+
+# --- the sweep ----------------------------------------------------------------------
+
+
+@dataclass
+class SweepReport:
+    requeued: list = field(default_factory=list)
+    failed: list = field(default_factory=list)
+
+
+def sweep(*, requeue_after: float | None = None, now: dt.datetime | None = None) -> SweepReport:
+    """Re-send queued rows whose message may be lost; fail running rows whose worker is gone.
+
+    Queued rows last sent to the broker more than ``requeue_after`` seconds ago
+    (setting SWEEP_REQUEUE_AFTER_SECONDS, default 120) are sent again; a
+    duplicate message is harmless (the claim makes it a no-op). Running rows
+    started more than the hard time limit plus a margin ago are failed as
+    "worker lost", kind platform (never charged).
+    """
+    now = now or timezone.now()
+    if requeue_after is None:
+        requeue_after = float(getattr(settings, "SWEEP_REQUEUE_AFTER_SECONDS", 120))
+    report = SweepReport()
+    cutoff = now - dt.timedelta(seconds=requeue_after)
+    stale = Q(enqueued_at__lt=cutoff) | Q(enqueued_at__isnull=True, queued_at__lt=cutoff)
+    for pk in Submission.objects.queued().filter(stale).values_list("pk", flat=True):
+        # Conditional, so two sweeps running at once do not both re-send.
+        if Submission.objects.queued().filter(stale).filter(pk=pk).update(enqueued_at=now):
+            enqueue(pk)
+            report.requeued.append(pk)
+    lost_cutoff = now - dt.timedelta(seconds=lease_seconds())
+    for pk in Submission.objects.running().filter(started_at__lt=lost_cutoff).values_list("pk", flat=True):
+        with transaction.atomic():
+            updated = (
+                Submission.objects.running()
+                .filter(pk=pk, started_at__lt=lost_cutoff)
+                .update(
+                    status=Submission.Status.FAILED,
+                    error_kind=Submission.ErrorKind.PLATFORM,
+                    error_message=WORKER_LOST_MESSAGE,
+                    finished_at=now,
+                    claim_token=None,
+                )
+            )
+            if updated:
+                report.failed.append(pk)
+                transaction.on_commit(partial(_send_finished, pk))
+    if report.requeued or report.failed:
+        log.info("sweep: re-enqueued %d, failed %d (worker lost)", len(report.requeued), len(report.failed))
+    return report

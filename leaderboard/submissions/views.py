@@ -1,0 +1,158 @@
+"""Submission pages: submit, test inputs and example files, the live status page and its JSON."""
+
+from __future__ import annotations
+
+import io
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+import scoring
+from leaderboard.boards.charts import submission_charts
+from leaderboard.challenges.models import Phase
+from leaderboard.challenges.services import standing_phase
+from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.examples import example_frame
+from leaderboard.submissions.forms import SubmissionForm, megabytes
+from leaderboard.submissions.models import Submission
+from leaderboard.submissions.presenters import headline_metrics, status_payload
+
+
+def _phase_or_404(slug: str) -> Phase:
+    if slug not in scoring.TASKS:
+        raise Http404("No such task.")
+    try:
+        return standing_phase(slug)
+    except Phase.DoesNotExist:
+        raise Http404("This task is not set up yet (run manage.py load_benchmarks).") from None
+
+
+def _phase_is_open(phase: Phase) -> bool:
+    now = timezone.now()
+    return phase.starts_at <= now and (phase.ends_at is None or phase.ends_at > now)
+
+
+@login_required
+def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    phase = _phase_or_404(slug)
+    can_submit = phase.has_truth and _phase_is_open(phase)
+    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
+    if request.method == "POST" and can_submit and form.is_valid():
+        try:
+            submission = services.create_submission(
+                phase=phase,
+                team=form.cleaned_data["team"],
+                user=request.user,
+                upload=form.cleaned_data["file"],
+                metadata=form.metadata(),
+            )
+        except quotas.QuotaExceeded as exceeded:
+            form.add_error(None, str(exceeded))
+        else:
+            return redirect(f"/submissions/{submission.pk}/")
+    context = {
+        "phase": phase,
+        "task": phase.task,
+        "form": form,
+        "can_submit": can_submit,
+        "is_open": _phase_is_open(phase),
+        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
+        "problems": form.problems,
+        "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "submissions/submit.html", context, status=status)
+
+
+def _csv_response(frame, filename: str) -> HttpResponse:
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def inputs_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The test keys to predict, never the labels."""
+    phase = _phase_or_404(slug)
+    try:
+        frame = scoring.test_inputs(phase.task, phase_truth(phase))
+    except TruthMissing:
+        raise Http404("This task has no test set loaded yet.") from None
+    return _csv_response(frame, f"{slug}-inputs.csv")
+
+
+@require_GET
+def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """A valid prediction file in the exact format: every test key with a constant prediction."""
+    phase = _phase_or_404(slug)
+    try:
+        frame = scoring.test_inputs(phase.task, phase_truth(phase))
+    except TruthMissing:
+        raise Http404("This task has no test set loaded yet.") from None
+    return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
+
+
+def detail(request: HttpRequest, submission_id) -> HttpResponse:
+    submission = access.get_submission_for(request.user, submission_id)
+    task = submission.phase.task
+    scored = submission.status == Submission.Status.SCORED
+    context = {
+        "submission": submission,
+        "task": task,
+        "phase": submission.phase,
+        "headline": headline_metrics(submission) if scored else [],
+        "all_results": submission.results.order_by("seed", "key") if scored else [],
+        "charts": submission_charts(submission) if scored else [],
+        "problems": (submission.report or {}).get("errors", [])
+        if submission.error_kind == Submission.ErrorKind.INVALID
+        else [],
+        "problem_count": (submission.report or {}).get("error_count", 0),
+        "queue_position": submission.queue_position(),
+        "can_download": access.allowed(request.user, submission, access.FILE),
+        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
+        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
+    }
+    return render(request, "submissions/detail.html", context)
+
+
+@require_GET
+def status_json(request: HttpRequest, submission_id) -> JsonResponse:
+    submission = access.get_submission_for(request.user, submission_id)
+    response = JsonResponse(status_payload(submission))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def download_file(request: HttpRequest, submission_id) -> FileResponse:
+    submission = access.get_submission_for(request.user, submission_id, access.FILE)
+    return FileResponse(submission.file.open("rb"), as_attachment=True, filename=submission.file_name)
+
+
+@require_POST
+def rerun(request: HttpRequest, submission_id) -> HttpResponse:
+    submission = access.get_submission_for(request.user, submission_id, access.ORGANIZE)
+    if submission.status in (Submission.Status.QUEUED, Submission.Status.RUNNING):
+        messages.info(request, "This submission is already queued or running.")
+    else:
+        services.requeue(submission)
+        messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
+    return redirect(f"/submissions/{submission.pk}/")
+
+
+@require_POST
+def visibility(request: HttpRequest, submission_id) -> HttpResponse:
+    submission = access.get_submission_for(request.user, submission_id, access.TEAM)
+    make_public = request.POST.get("visibility") == "public"
+    services.set_visibility(submission, make_public)
+    messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
+    return redirect(f"/submissions/{submission.pk}/")

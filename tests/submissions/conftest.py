@@ -1,0 +1,27 @@
+"""Fixtures for the submission tests: a MUDI phase with a twelve-pair truth, and no broker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.submissions.helpers import mudi_truth_csv, standing_phase_with_truth
+
+
+@pytest.fixture
+def mudi_phase(db):
+    return standing_phase_with_truth("mudi", mudi_truth_csv())
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Record enqueued submission ids instead of publishing to the broker."""
+    from leaderboard.submissions import services
+
+    ids: list[str] = []
+
+    def fake_enqueue(submission_id) -> bool:
+        ids.append(str(submission_id))
+        return True
+
+    monkeypatch.setattr(services, "enqueue", fake_enqueue)
+    return ids

@@ -1,0 +1,90 @@
+"""The sweep (manage.py sweep_submissions, Celery beat): re-send lost queued rows, fail abandoned running ones."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from leaderboard.submissions import services
+from leaderboard.submissions.models import Submission
+from tests.submissions.helpers import make_submission
+
+
+def age(submission, seconds: float, **fields) -> None:
+    past = timezone.now() - dt.timedelta(seconds=seconds)
+    Submission.objects.filter(pk=submission.pk).update(queued_at=past, enqueued_at=past, **fields)
+
+
+@pytest.fixture
+def old_and_new(mudi_phase, alice, sent):
+    old = make_submission(mudi_phase, alice.personal_team, alice)
+    new = make_submission(mudi_phase, alice.personal_team, alice)
+    age(old, 300)
+    return old, new
+
+
+def test_it_re_enqueues_rows_queued_longer_than_the_threshold(old_and_new, sent):
+    old, new = old_and_new
+    report = services.sweep()
+    assert report.requeued == [old.pk]
+    assert sent == [str(old.pk)]
+    old.refresh_from_db()
+    assert timezone.now() - old.enqueued_at < dt.timedelta(seconds=5)
+    assert services.sweep().requeued == []  # not again until the threshold passes once more
+
+
+def test_the_threshold_comes_from_settings(old_and_new, sent, settings):
+    settings.SWEEP_REQUEUE_AFTER_SECONDS = 600
+    assert services.sweep().requeued == []
+
+
+def test_it_fails_rows_running_past_the_hard_limit_as_worker_lost(mudi_phase, alice, sent, settings):
+    settings.CELERY_TASK_TIME_LIMIT = 60
+    settings.SUBMISSION_LEASE_MARGIN_SECONDS = 30
+    stuck = make_submission(mudi_phase, alice.personal_team, alice)
+    busy = make_submission(mudi_phase, alice.personal_team, alice)
+    for submission, seconds in ((stuck, 91), (busy, 80)):
+        services.claim(submission.pk)
+        Submission.objects.filter(pk=submission.pk).update(started_at=timezone.now() - dt.timedelta(seconds=seconds))
+    report = services.sweep()
+    assert report.failed == [stuck.pk]
+    stuck.refresh_from_db()
+    busy.refresh_from_db()
+    assert stuck.status == Submission.Status.FAILED
+    assert stuck.error_kind == Submission.ErrorKind.PLATFORM
+    assert "worker lost" in stuck.error_message
+    assert not Submission.objects.charged().filter(pk=stuck.pk).exists()
+    assert busy.status == Submission.Status.RUNNING
+
+
+def test_a_late_result_from_a_lost_worker_is_discarded(mudi_phase, alice, sent, settings):
+    import scoring
+    from tests.submissions.helpers import mudi_truth_csv
+
+    settings.CELERY_TASK_TIME_LIMIT = 0
+    settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
+    submission = make_submission(mudi_phase, alice.personal_team, alice)
+    token = services.claim(submission.pk)
+    services.sweep()
+    with submission.file.open("rb") as handle:
+        score = scoring.score_files("mudi", mudi_truth_csv(), handle)
+    assert services.store_score(submission, score, claim_token=token) is False
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.FAILED and submission.results.count() == 0
+
+
+def test_the_command_reports_what_it_did(old_and_new, sent, capsys):
+    call_command("sweep_submissions", "--requeue-after", "0")
+    out = capsys.readouterr().out
+    assert "Re-enqueued 2; failed 0 as worker lost." in out
+
+
+def test_the_sweep_runs_every_minute_under_celery_beat():
+    from leaderboard.celery import app
+
+    entry = app.conf.beat_schedule["sweep-submissions"]
+    assert entry["task"] == "submissions.sweep" and entry["schedule"] == 60.0
+    assert "submissions.sweep" in app.tasks
