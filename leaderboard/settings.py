@@ -135,6 +135,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
     # Wait for the writer lock instead of failing at once when web and worker write together.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Take the write lock when a transaction begins, so web and worker queue for it
+    # instead of failing with "database is locked" when a reader upgrades to a writer.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -217,6 +220,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(CELERY_FS_DIR / "queue"),
         "control_folder": str(CELERY_FS_DIR / "control"),
         "store_processed": False,
+        # The default is one poll a second; a tenth keeps upload-to-scored latency low.
+        "polling_interval": 0.1,
     }
     for _folder in ("queue", "control"):
         (CELERY_FS_DIR / _folder).mkdir(parents=True, exist_ok=True)
@@ -264,6 +269,14 @@ SHARED_DATA_DIR = env_path("LEADERBOARD_SHARED_DIR", (BASE_DIR.parent / "shared"
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 200 * 1024 * 1024)
 # Uploads up to this size are validated in the request; larger ones in the worker.
 SUBMISSION_INLINE_VALIDATION_BYTES = env_int("SUBMISSION_INLINE_VALIDATION_BYTES", 20 * 1024 * 1024)
+# The sweep re-enqueues submissions queued longer than this (the broker lost them).
+SWEEP_REQUEUE_AFTER_SECONDS = env_int("SWEEP_REQUEUE_AFTER_SECONDS", 120)
+# A running submission is declared "worker lost" this long after the hard time limit.
+SUBMISSION_LEASE_MARGIN_SECONDS = env_int("SUBMISSION_LEASE_MARGIN_SECONDS", 60)
+# A file whose scoring kills the worker this many times fails as a platform error.
+SUBMISSION_MAX_ATTEMPTS = env_int("SUBMISSION_MAX_ATTEMPTS", 3)
+# The real MUDI test set, when it is somewhere other than ../shared/data/mudi/test.csv.
+MUDI_TRUTH_PATH = env_str("MUDI_TRUTH_PATH")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
