@@ -1,0 +1,142 @@
+"""The /compare/ page: 2-4 submissions of one task, every metric side by side, a paired test.
+
+Access follows the submission page (``leaderboard.submissions.access``): a
+submission the user may not open is "not found", and then so is the whole
+comparison, so the page never reveals which of the ids exist.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from django.http import Http404
+
+import scoring
+from leaderboard.boards import charts
+from leaderboard.boards.exports import describe_metric
+from leaderboard.boards.present import fmt
+from leaderboard.boards.significance import ALPHA, pair_test
+from leaderboard.boards.spec import ViewSpec, view_spec, views_for
+from leaderboard.challenges.truth import TruthMissing
+from leaderboard.submissions import access
+from leaderboard.submissions.models import Result, Submission
+
+log = logging.getLogger(__name__)
+
+
+def all_results(ids: list) -> dict[str, dict[str, float]]:
+    """{submission id: {result key: value}} with per-seed rows as ``seed/{k}/{metric}``."""
+    from leaderboard.boards.recompute import result_key
+
+    out: dict[str, dict[str, float]] = defaultdict(dict)
+    for sid, key, seed, value in Result.objects.filter(submission_id__in=ids).values_list(
+        "submission_id", "key", "seed", "value"
+    ):
+        out[str(sid)][result_key(key, seed)] = value
+    return out
+
+
+def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
+    """The view's columns (with spreads) first, then per-class values, then everything else."""
+    first = []
+    for column in spec.sortable:
+        first.append(column.key)
+        if spec.spread_key(column.key):
+            first.append(spec.spread_key(column.key))
+    first = [k for k in first if k in keys]
+    rest = sorted(keys - set(first), key=lambda k: (k.startswith("seed/"), k))
+    return first + rest
+
+
+def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[str, float]]) -> list[dict]:
+    """One row per result key: name, a cell per submission, which cell is best, and whether it is a main column."""
+    main = {c.key for c in spec.sortable} | {spec.spread_key(c.key) for c in spec.sortable if spec.spread_key(c.key)}
+    keys = set()
+    for sub in subs:
+        keys |= set(values.get(str(sub.pk), {}))
+    table = []
+    for key in _key_order(spec, keys):
+        definition = describe_metric(spec.task, key)
+        cells = [values.get(str(sub.pk), {}).get(key) for sub in subs]
+        present = [v for v in cells if v is not None]
+        is_spread = key.endswith(("/std", "/stderr"))
+        is_count = key.rsplit("/", 1)[-1] in ("tp", "fp", "fn", "support")
+        best = None
+        if len(present) > 1 and not is_spread and not is_count and len(set(present)) > 1:
+            best = max(present) if definition["higher_is_better"] else min(present)
+        table.append(
+            {
+                "key": key,
+                "name": definition["name"],
+                "higher_is_better": definition["higher_is_better"],
+                "main": key in main,
+                "cells": [
+                    {"text": fmt(v) if not is_count or v is None else str(int(v)), "best": v is not None and v == best}
+                    for v in cells
+                ],
+            }
+        )
+    return table
+
+
+def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
+    """Paired bootstrap of the view's metric: the first submission against each other one (cached)."""
+    outcomes = []
+    reference = subs[0]
+    for other in subs[1:]:
+        outcome = {"a": reference, "b": other}
+        try:
+            test = pair_test(spec, reference, other)
+        except TruthMissing:
+            outcome["error"] = "the task's truth file is not available"
+        except (scoring.ScoringError, OSError, ValueError) as error:
+            log.warning("compare: bootstrap %s vs %s failed: %s", reference.pk, other.pk, error)
+            outcome["error"] = f"the test could not be run ({error})"
+        else:
+            outcome.update(
+                p_value=test.p_value,
+                n_resamples=test.n_used,
+                delta=test.delta,
+                observed_a=test.observed_a,
+                observed_b=test.observed_b,
+                significant=test.p_value < ALPHA,
+            )
+        outcomes.append(outcome)
+    return outcomes
+
+
+def build_comparison(user, ids: list, direction: str | None) -> dict | str:
+    """The page context, or a message saying why these ids cannot be compared (404 if one is not visible)."""
+    found = {s.pk: s for s in Submission.objects.select_related("phase__challenge", "team").filter(pk__in=ids)}
+    if len(found) != len(ids) or not all(access.allowed(user, s, access.VIEW) for s in found.values()):
+        raise Http404("No such submission.")
+    subs = [found[i] for i in ids]
+    if any(s.status != Submission.Status.SCORED for s in subs):
+        return "Only scored submissions can be compared."
+    if len({s.phase_id for s in subs}) > 1:
+        return "These submissions belong to different tasks or phases; only submissions of one task can be compared."
+    task = subs[0].phase.task
+    view = direction if direction in views_for(task) else views_for(task)[0]
+    spec = view_spec(task, view)
+    values = all_results([s.pk for s in subs])
+    rows = [
+        {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
+    ]
+    found_charts = [
+        charts.class_f1_chart(spec.class_chart_keys, rows),
+        charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows),
+    ]
+    return {
+        "task": task,
+        "spec": spec,
+        "submissions": subs,
+        "labels": [charts.label(r) for r in rows],
+        "table": metric_table(spec, subs, values),
+        "tests": significance(spec, subs),
+        "charts": [c for c in found_charts if c],
+        "views": [{"key": v, "label": view_spec(task, v).label, "checked": v == spec.key} for v in views_for(task)]
+        if len(views_for(task)) > 1
+        else [],
+        "ids": ",".join(str(s.pk) for s in subs),
+    }

@@ -1,0 +1,26 @@
+"""Rebuild precomputed leaderboards (after a change of the ranking rule or of scoring)."""
+
+from django.core.management.base import BaseCommand
+
+from leaderboard.boards.recompute import recompute_phase
+from leaderboard.boards.significance import run_pending_tests
+from leaderboard.challenges.models import Phase
+from leaderboard.submissions.models import Submission
+
+
+class Command(BaseCommand):
+    help = "Rebuild the boards of every phase with scored submissions (or of the given task slugs)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("tasks", nargs="*", help="task slugs (default: all)")
+        parser.add_argument("--tests", action="store_true", help="also run missing bootstrap tests here")
+
+    def handle(self, *args, tasks, tests, **options) -> None:
+        phases = Phase.objects.filter(pk__in=Submission.objects.scored().values("phase_id"))
+        if tasks:
+            phases = Phase.objects.filter(task_slug__in=tasks)
+        for phase in phases:
+            recompute_phase(phase, enqueue_tests=not tests)
+            if tests and run_pending_tests(phase):
+                recompute_phase(phase, enqueue_tests=False)
+            self.stdout.write(f"rebuilt {phase}")

@@ -1,0 +1,124 @@
+"""Precomputed leaderboards.
+
+A board is recomputed when a submission is scored or a board changes (signals
+from the submissions app), never per request. Pages then read one ``Board`` row
+and one page of ``BoardRow`` rows, so the number of queries does not grow with
+the number of rows.
+
+One ``Board`` per phase and *view*: MUDI has two views (direction-aware and
+direction-agnostic, each ranked by its own macro F1), every other task one
+("default"). Rows are one per team and method: public rows hold the team's best
+(or latest) *public* submission and are ranked among themselves only; private
+rows hold the best *private* submission and carry the rank it would have among
+the public rows, so public ranks never reveal that a private result exists.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+
+
+class Board(models.Model):
+    class Significance(models.TextChoices):
+        BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
+        SEEDS = "seeds", "Overlap of seed intervals"
+
+    phase = models.ForeignKey("challenges.Phase", on_delete=models.CASCADE, related_name="boards")
+    view = models.CharField(max_length=20)
+    # Ranking rule used for this view (the task's primary metric, or MUDI's agnostic one).
+    metric = models.CharField(max_length=120)
+    higher_is_better = models.BooleanField(default=True)
+    tiebreak = models.JSONField(default=list)
+    significance = models.CharField(max_length=10, choices=Significance.choices)
+    # Changes on every recompute; cache keys contain it, so a recompute invalidates them.
+    version = models.UUIDField(default=uuid.uuid4)
+    computed_at = models.DateTimeField()
+    scoring_version = models.CharField(max_length=20, blank=True)
+    # Summary shown on /benchmarks/ (public submissions only).
+    n_rows = models.PositiveIntegerField(default=0)
+    n_submissions = models.PositiveIntegerField(default=0)
+    best_value = models.FloatField(null=True, blank=True)
+    last_activity = models.DateTimeField(null=True, blank=True)
+    # State of the art over time: [{"date", "value", "method", "team", "submission"}].
+    progression = models.JSONField(default=list)
+    # Bootstrap comparisons with the leader still to run (0 when the marks are complete).
+    pending_tests = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "view"], name="board_unique_phase_view")]
+
+    def __str__(self) -> str:
+        return f"{self.phase} ({self.view})"
+
+
+class BoardRow(models.Model):
+    """One team and method on a board, with everything the table, charts and exports show."""
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="rows")
+    submission = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
+    # Copied from the submission and team so that a page reads this table alone.
+    team_name = models.CharField(max_length=100)
+    method_name = models.CharField(max_length=100)
+    submitted_at = models.DateTimeField()
+    is_public = models.BooleanField()
+    is_baseline = models.BooleanField(default=False)
+    uses_external_data = models.BooleanField(default=False)
+    paper_url = models.URLField(blank=True)
+    code_url = models.URLField(blank=True)
+    declarations = models.JSONField(default=dict)
+    # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
+    tags = models.TextField(blank=True)
+
+    # Place under the board's ranking metric (private rows: the place they would take).
+    rank = models.PositiveIntegerField(null=True)
+    position = models.PositiveIntegerField()
+    value = models.FloatField(null=True)
+    spread = models.FloatField(null=True)
+    n_seeds = models.PositiveSmallIntegerField(default=1)
+    tied_with_leader = models.BooleanField(default=False)
+    # Paired-bootstrap p-value against the leader (single-seed tasks; None when not tested).
+    p_value = models.FloatField(null=True)
+
+    # Display metrics {key: value} and, per sortable column, rank and position.
+    metrics = models.JSONField(default=dict)
+    ranks = models.JSONField(default=dict)
+    positions = models.JSONField(default=dict)
+
+    class Meta:
+        indexes = [
+            # The default page: WHERE board = ? AND is_public ORDER BY position LIMIT n.
+            models.Index(fields=["board", "is_public", "position"], name="boardrow_page_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method_name} ({self.team_name})"
+
+
+class PairTest(models.Model):
+    """A cached paired bootstrap of one metric between two submissions (A first, as tested)."""
+
+    submission_a = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
+    submission_b = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
+    metric = models.CharField(max_length=120)
+    n_resamples = models.PositiveIntegerField()
+    seed = models.PositiveIntegerField(default=0)
+    observed_a = models.FloatField()
+    observed_b = models.FloatField()
+    delta = models.FloatField()
+    p_value = models.FloatField()
+    n_used = models.PositiveIntegerField()  # resamples left after dropping undefined ones
+    scoring_version = models.CharField(max_length=20, blank=True)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission_a", "submission_b", "metric", "n_resamples", "seed"], name="pairtest_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.submission_a_id} vs {self.submission_b_id} on {self.metric}: p={self.p_value:.4f}"

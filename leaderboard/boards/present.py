@@ -1,0 +1,193 @@
+"""Turning board rows into what the page, the charts and the exports show.
+
+Rows are read with ``.values()`` (plain dicts, no model instances) and
+formatted here; the same ``row_fields`` feed the HTML table and both exports.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.db.models import QuerySet
+
+import scoring
+from leaderboard.boards import cache, charts, query
+from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.query import Controls, row_count, select_rows
+from leaderboard.boards.spec import ViewSpec, declaration_badges, view_spec, views_for
+
+ROW_FIELDS = (
+    "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
+    "uses_external_data", "paper_url", "code_url", "declarations", "rank", "position", "value", "spread",
+    "n_seeds", "tied_with_leader", "p_value", "metrics", "ranks", "positions",
+)  # fmt: skip
+# Rows fed to the board charts (the best ones by the board's ranking).
+CHART_ROWS = 200
+
+
+def fmt(value: float | None, digits: int = 4) -> str:
+    """A metric for the table: 4 decimals, an em dash when missing."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:.{digits}f}"
+
+
+def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
+    """Add the display fields of one row (cells, badges, shown rank) to its dict."""
+    metrics = row["metrics"] or {}
+    spread_key = spec.spread_key(spec.metric)
+    row["url"] = f"/submissions/{row['submission_id']}/"
+    row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
+    if row["uses_external_data"]:
+        row["badges"].append("external data")
+    row["primary"] = fmt(metrics.get(spec.metric))
+    row["primary_spread"] = fmt(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
+    row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
+    row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
+    # Under a column sort the rank shown is the rank by that column.
+    row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
+    return row
+
+
+def chart_rows(board: Board) -> list[dict]:
+    """The best public rows of a board, as plain dicts (one query)."""
+    return list(
+        BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False)
+        .order_by("position")
+        .values("method_name", "team_name", "metrics")[:CHART_ROWS]
+    )
+
+
+def sibling_task(task):
+    """The other split of an ImDrug dataset with a random and a standard split, or None."""
+    if task.family != "imdrug" or task.split not in ("random", "standard") or task.kind != "classification":
+        return None
+    other = "standard" if task.split == "random" else "random"
+    return scoring.TASKS.get(f"imdrug-{task.dataset}-{other}")
+
+
+def split_pairs(random_rows: list[dict], standard_rows: list[dict], metric: str) -> list[tuple]:
+    """(method (team), random value, standard value) for methods present on both splits, best random first."""
+    standard = {(r["team_name"], r["method_name"].casefold()): r for r in standard_rows}
+    pairs = []
+    for r in random_rows:
+        other = standard.get((r["team_name"], r["method_name"].casefold()))
+        if other is not None:
+            pairs.append((charts.label(r), r["metrics"].get(metric), other["metrics"].get(metric)))
+    return pairs[: charts.TOP_METHODS * 2]
+
+
+def board_charts(board: Board, spec: ViewSpec, sibling: Board | None = None) -> list[dict]:
+    """Every chart of a board view, cached per board (and sibling board) version."""
+    key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "")
+
+    def build() -> list[dict]:
+        rows = chart_rows(board)
+        metric_name = spec.task.metric(spec.metric).name
+        setting = f" ({spec.label.lower()})" if spec.task.kind == "mudi" else ""
+        found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
+        if spec.task.kind == "mudi":
+            found.append(charts.direction_scatter(rows))
+        if sibling is not None:
+            other_rows = chart_rows(sibling)
+            random_rows, standard_rows = (rows, other_rows) if spec.task.split == "random" else (other_rows, rows)
+            found.append(charts.split_comparison(metric_name, split_pairs(random_rows, standard_rows, spec.metric)))
+        found.append(charts.seed_strip(metric_name, spec.seed_keys(spec.metric), rows))
+        found.append(charts.progression_chart(metric_name, board.progression))
+        return [c for c in found if c]
+
+    return cache.get_or_compute(key, build)
+
+
+def warm(board: Board) -> None:
+    """Fill the cache for a board's default view: charts, first page, CSV (the worker runs this)."""
+    from leaderboard.boards.exports import export_body
+
+    spec = view_spec(board.phase.task, board.view)
+    sibling = None
+    other = sibling_task(spec.task)
+    if other is not None:
+        sibling = Board.objects.filter(
+            phase__task_slug=other.slug, phase__challenge__kind="standing", view=view_spec(other).key
+        ).first()
+    board_charts(board, spec, sibling)
+    controls = Controls(view=spec.key, default_view=views_for(spec.task)[0])
+    page_rows(board, spec, controls, [])
+    export_body("csv", board, spec, controls, [])
+
+
+def rows_queryset_values(rows: QuerySet) -> QuerySet:
+    return rows.values(*ROW_FIELDS)
+
+
+def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> tuple[list, int]:
+    """One page of presented rows and the total row count, cached per board version and controls."""
+    if board is None:
+        return [], 0
+    key = cache.key("page", board.pk, board.version, controls.cache_parts(), controls.private and tuple(team_ids))
+
+    def build() -> tuple[list, int]:
+        rows = select_rows(board, spec, controls, team_ids)
+        total = row_count(board, controls, rows)
+        start = (controls.page - 1) * query.PAGE_SIZE
+        page = list(rows_queryset_values(rows)[start : start + query.PAGE_SIZE])
+        return [present_row(spec, row, controls.sort) for row in page], total
+
+    return cache.get_or_compute(key, build)
+
+
+# Rows per split on the dataset page.
+DATASET_ROWS = 50
+
+
+def dataset_breakdown(tasks: list) -> dict:
+    """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
+    from leaderboard.challenges.models import Challenge
+
+    slugs = [t.slug for t in tasks]
+    boards = {
+        b.phase.task_slug: b
+        for b in Board.objects.select_related("phase").filter(
+            phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING
+        )
+        if b.view == view_spec(b.phase.task).key
+    }
+    splits = []
+    methods: dict[tuple[str, str], dict] = {}
+    for task in tasks:
+        spec = view_spec(task)
+        board = boards.get(task.slug)
+        rows = []
+        if board is not None:
+            rows = list(
+                BoardRow.objects.filter(board=board, is_public=True)
+                .order_by("position")
+                .values(*ROW_FIELDS)[:DATASET_ROWS]
+            )
+            rows = [present_row(spec, row) for row in rows]
+        splits.append({"task": task, "spec": spec, "board": board, "rows": rows})
+        for row in rows:
+            entry = methods.setdefault(
+                (row["team_name"], row["method_name"].casefold()),
+                {"method_name": row["method_name"], "team_name": row["team_name"], "values": {}},
+            )
+            entry["values"][task.slug] = row
+    breakdown = []
+    for entry in methods.values():
+        entry["cells"] = [entry["values"].get(s["task"].slug) for s in splits]
+        breakdown.append(entry)
+    chart = None
+    by_split = {s["task"].split: s for s in splits}
+    if "random" in by_split and "standard" in by_split:
+        metric = by_split["random"]["spec"].metric
+        pairs = split_pairs(by_split["random"]["rows"], by_split["standard"]["rows"], metric)
+        chart = charts.split_comparison(by_split["random"]["spec"].columns[0].label, pairs)
+    first = tasks[0]
+    return {
+        "family": scoring.FAMILIES[first.family],
+        "dataset_name": first.dataset_name.split(" (")[0],
+        "dataset": first.dataset,
+        "splits": splits,
+        "breakdown": breakdown,
+        "charts": [chart] if chart else [],
+    }

@@ -1,0 +1,122 @@
+"""Paired bootstrap tests between two submissions, computed once and cached in ``PairTest``.
+
+The board needs "leader vs every other row" for single-seed tasks (MUDI); the
+compare page needs "first vs each other" on request. Both go through
+``pair_test``, so a pair tested for one is free for the other. The test itself
+is ``scoring.significance.paired_bootstrap`` on containers from
+``scoring.align``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+
+import scoring
+from leaderboard.boards.models import Board, BoardRow, PairTest
+from leaderboard.boards.spec import ViewSpec, view_spec
+from leaderboard.challenges.models import Phase
+from leaderboard.challenges.truth import phase_truth
+from leaderboard.submissions.models import Submission
+from scoring.significance import paired_bootstrap
+
+log = logging.getLogger(__name__)
+
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 0
+ALPHA = 0.05
+
+
+class Aligner:
+    """Aligns submissions of one phase against its truth, parsing each file at most once."""
+
+    def __init__(self, phase: Phase, spec: ViewSpec) -> None:
+        self.phase = phase
+        self.spec = spec
+        self._truth = None
+        self._aligned: dict[str, object] = {}
+
+    def __call__(self, submission: Submission):
+        key = str(submission.pk)
+        if key not in self._aligned:
+            if self._truth is None:
+                self._truth = phase_truth(self.phase)
+            with submission.file.open("rb") as handle:
+                self._aligned[key] = scoring.align(self.spec.task, self._truth, handle)
+        return self._aligned[key]
+
+
+def cached_test(a_id, b_id, metric: str, n_resamples: int = BOOTSTRAP_RESAMPLES) -> PairTest | None:
+    return PairTest.objects.filter(
+        submission_a_id=a_id, submission_b_id=b_id, metric=metric, n_resamples=n_resamples, seed=BOOTSTRAP_SEED
+    ).first()
+
+
+def pair_test(
+    spec: ViewSpec,
+    a: Submission,
+    b: Submission,
+    *,
+    aligner: Aligner | None = None,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+) -> PairTest:
+    """The cached paired bootstrap of ``spec.metric`` for A vs B, computing and storing it if new.
+
+    Raises ``scoring.ScoringError``/``OSError`` if a file cannot be read and
+    ``ValueError`` if the metric is undefined for either submission.
+    """
+    found = cached_test(a.pk, b.pk, spec.metric, n_resamples)
+    if found is not None:
+        return found
+    aligner = aligner or Aligner(a.phase, spec)
+    outcome = paired_bootstrap(
+        spec.ranking_task(), aligner(a), aligner(b), n_resamples=n_resamples, seed=BOOTSTRAP_SEED
+    )
+    test = PairTest(
+        submission_a=a,
+        submission_b=b,
+        metric=spec.metric,
+        n_resamples=n_resamples,
+        seed=BOOTSTRAP_SEED,
+        observed_a=outcome.observed_a,
+        observed_b=outcome.observed_b,
+        delta=outcome.delta,
+        p_value=outcome.p_value,
+        n_used=outcome.n_resamples,
+        scoring_version=scoring.__version__,
+    )
+    try:
+        with transaction.atomic():
+            test.save()
+    except IntegrityError:  # computed concurrently by another process: keep theirs
+        return cached_test(a.pk, b.pk, spec.metric, n_resamples)
+    return test
+
+
+def run_pending_tests(phase: Phase) -> int:
+    """Run every missing leader-vs-row bootstrap of the phase's boards; returns how many were computed.
+
+    A pair that cannot be tested (file gone, metric undefined) is logged and
+    skipped: its row shows "not tested" rather than blocking the others.
+    """
+    computed = 0
+    for board in Board.objects.filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0):
+        spec = view_spec(phase.task, board.view)
+        top = BoardRow.objects.filter(board=board, is_public=True, position=1, rank__isnull=False).first()
+        if top is None:
+            continue
+        leader = Submission.objects.select_related("phase").get(pk=top.submission_id)
+        others = (
+            BoardRow.objects.filter(board=board, value__isnull=False, p_value__isnull=True)
+            .exclude(submission_id=leader.pk)
+            .values_list("submission_id", flat=True)
+        )
+        aligner = Aligner(phase, spec)
+        for other in Submission.objects.filter(pk__in=list(others)):
+            try:
+                pair_test(spec, leader, other, aligner=aligner)
+                computed += 1
+            except (scoring.ScoringError, OSError, ValueError):
+                log.exception("bootstrap %s vs %s on %s failed", leader.pk, other.pk, spec.metric)
+    return computed

@@ -1,0 +1,238 @@
+"""What a board shows for a task: its views, ranking metric, columns and filters.
+
+Pure functions of a ``scoring.Task``; no database. The recompute, the pages and
+the exports all read the same ``ViewSpec`` so the three can never disagree on
+which columns exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import scoring
+
+DEFAULT_VIEW = "default"
+MUDI_VIEWS = ("aware", "agnostic")
+# Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
+MAX_CLASS_COLUMNS = 10
+# Columns sortable by a non-metric field, and the SQL ordering they use.
+TEXT_SORTS = {"team": "team_name", "method": "method_name", "date": "submitted_at"}
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # a scoring result key
+    label: str
+    higher_is_better: bool
+    description: str
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """One way of ranking a task's submissions."""
+
+    task: scoring.tasks.Task
+    key: str  # "default", or "aware" / "agnostic" for MUDI
+    label: str
+    metric: str
+    higher_is_better: bool
+    tiebreak: tuple[tuple[str, bool], ...]
+    significance: str  # "bootstrap" (single seed) or "seeds"
+    columns: tuple[Column, ...]  # metric columns, the ranking metric first
+    class_columns: tuple[Column, ...]  # per-class F1 shown in the table
+    class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
+
+    @property
+    def spread(self) -> str | None:
+        return self.task.spread
+
+    def spread_key(self, key: str) -> str | None:
+        return f"{key}/{self.task.spread}" if self.task.spread else None
+
+    def seed_keys(self, key: str) -> list[tuple[int, str]]:
+        """(seed, result key) of the per-seed values of ``key`` (empty for single-seed tasks)."""
+        if len(self.task.seeds) < 2:
+            return []
+        return [(seed, f"seed/{seed}/{key}") for seed in self.task.seeds]
+
+    @property
+    def sortable(self) -> tuple[Column, ...]:
+        return self.columns + self.class_columns
+
+    def column(self, key: str) -> Column | None:
+        for column in self.sortable:
+            if column.key == key:
+                return column
+        return None
+
+    def stored_keys(self) -> list[str]:
+        """Every result key a board row keeps (columns, spreads, per-seed primary, class F1s)."""
+        keys: list[str] = []
+        for column in self.sortable:
+            keys.append(column.key)
+            if self.spread_key(column.key):
+                keys.append(self.spread_key(column.key))
+        keys += [key for _, key in self.class_chart_keys]
+        keys += [key for _, key in self.seed_keys(self.metric)]
+        return list(dict.fromkeys(keys))
+
+    def ranking_task(self) -> scoring.tasks.Task:
+        """The task with this view's metric as primary (what the paired bootstrap tests)."""
+        if self.metric == self.task.primary:
+            return self.task
+        return replace(self.task, primary=self.metric, secondary=tuple(key for key, _ in self.tiebreak))
+
+
+def views_for(task: scoring.tasks.Task) -> tuple[str, ...]:
+    """The view keys of a task, default first."""
+    return MUDI_VIEWS if task.kind == "mudi" else (DEFAULT_VIEW,)
+
+
+def _swap_setting(key: str) -> str:
+    """aware/... <-> agnostic/... (MUDI keys only)."""
+    setting, _, rest = key.partition("/")
+    return f"{'agnostic' if setting == 'aware' else 'aware'}/{rest}"
+
+
+def _column(task: scoring.tasks.Task, key: str, label: str | None = None) -> Column:
+    definition = task.metric(key)
+    return Column(key, label or definition.name, definition.higher_is_better, definition.description)
+
+
+def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
+    """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
+    views = views_for(task)
+    view = view or views[0]
+    if view not in views:
+        raise KeyError(f"task {task.slug} has no view {view!r}")
+    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
+    if task.kind == "mudi":
+        setting, other = view, _swap_setting(view).split("/")[0]
+        metric = f"{setting}/macro/f1"
+        if setting != "aware":
+            tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
+        # Short headers: the view already says which setting the columns belong to.
+        short = {"f1": "F1", "precision": "P", "recall": "R"}
+        labels = {
+            f"{setting}/{scope}/{stat}": f"{scope.capitalize()} {short[stat]}"
+            for scope in ("macro", "micro")
+            for stat in ("f1", "precision", "recall")
+        }
+        labels[f"{setting}/macro/f1_mean"] = "Mean class F1"
+        labels[f"{other}/macro/f1"] = f"Macro F1 ({other})"
+        columns = tuple(_column(task, key, label) for key, label in labels.items())
+        names = dict(zip(("synergism", "antagonism", "new_effect"), task.classes, strict=True))
+        class_keys = tuple((name, f"{setting}/{slug}/f1") for slug, name in names.items())
+        label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
+    else:
+        metric = task.primary
+        columns = (_column(task, task.primary),) + tuple(
+            _column(task, m.key) for m in task.metrics if m.key != task.primary
+        )
+        class_keys = ()
+        if task.kind == "classification":
+            class_keys = tuple((name, f"class/{name}/f1") for name in task.classes)
+        label = task.dataset_name
+    class_columns = ()
+    if len(class_keys) <= MAX_CLASS_COLUMNS:
+        class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
+    return ViewSpec(
+        task=task,
+        key=view,
+        label=label,
+        metric=metric,
+        higher_is_better=task.higher_is_better(metric),
+        tiebreak=tiebreak,
+        significance=significance_for(task),
+        columns=columns,
+        class_columns=class_columns,
+        class_chart_keys=class_keys,
+    )
+
+
+def significance_for(task: scoring.tasks.Task) -> str:
+    """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
+    return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
+
+
+def significance_text(significance: str, task: scoring.tasks.Task) -> str:
+    """The sentence the page shows under the table."""
+    if significance == "seeds":
+        spread = "standard deviation" if task.spread == "std" else "standard error"
+        return (
+            f"≈ marks entries whose interval mean ± {spread} over {len(task.seeds)} seeds overlaps the "
+            "leader's: they are not distinguishable from the leader."
+        )
+    return (
+        "≈ marks entries that a paired bootstrap over test rows (1,000 resamples, two-sided) cannot tell apart "
+        "from the leader at the 5% level (p ≥ 0.05)."
+    )
+
+
+# --- declaration filters ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One declaration filter control: ``param`` in the query string, its allowed values."""
+
+    param: str
+    label: str
+    choices: tuple[str, ...] | None  # multi-choice declaration; None for yes/no
+    help: str
+
+
+def filters_for(task: scoring.tasks.Task) -> tuple[Filter, ...]:
+    """The task's declarations plus the platform's own "external data" and "baseline" flags."""
+    filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
+    filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
+    filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
+    return tuple(filters)
+
+
+def _yes_no(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value).strip().lower()
+    if text in ("yes", "true", "1", "on"):
+        return "yes"
+    if text in ("no", "false", "0", "off"):
+        return "no"
+    return "unknown"
+
+
+def declaration_tags(
+    task: scoring.tasks.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
+) -> str:
+    """``|key=value|`` tags for substring filtering.
+
+    Multi-choice declarations give one tag per chosen value plus ``key:=a,b``
+    (the exact sorted set, for "only these" filters); yes/no ones give
+    ``key=yes``, ``key=no`` or ``key=unknown`` when the submitter did not say.
+    """
+    tags = []
+    for d in task.declarations:
+        value = declarations.get(d.key)
+        if d.choices is not None:
+            chosen = value if isinstance(value, (list, tuple)) else ([value] if value else [])
+            chosen = sorted({str(c).strip().lower() for c in chosen if str(c).strip()})
+            tags += [f"{d.key}={c}" for c in chosen]
+            tags.append(f"{d.key}:={','.join(chosen)}")
+        else:
+            tags.append(f"{d.key}={_yes_no(value) if value is not None else 'unknown'}")
+    tags.append(f"external={'yes' if uses_external_data else 'no'}")
+    tags.append(f"baseline={'yes' if is_baseline else 'no'}")
+    return "|" + "|".join(tags) + "|"
+
+
+def declaration_badges(task: scoring.tasks.Task, declarations: dict) -> list[str]:
+    """Short texts for the badges in a row: "graph", "text", "context features: no"."""
+    badges = []
+    for d in task.declarations:
+        value = declarations.get(d.key)
+        if d.choices is not None:
+            chosen = value if isinstance(value, (list, tuple)) else ([value] if value else [])
+            badges += [str(c) for c in chosen]
+        elif value is not None:
+            badges.append(f"{d.label}: {_yes_no(value)}")
+    return badges

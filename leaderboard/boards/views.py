@@ -1,0 +1,286 @@
+"""Leaderboard pages: /benchmarks/, /tasks/<slug>/ and its exports, /datasets/..., /compare/.
+
+Everything here reads precomputed rows (``leaderboard.boards.recompute``);
+nothing ranks per request except the compare page's on-demand bootstrap, whose
+result is cached in ``PairTest``.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+import scoring
+from leaderboard.boards import cache, exports, query
+from leaderboard.boards.compare import build_comparison
+from leaderboard.boards.models import Board
+from leaderboard.boards.present import board_charts, page_rows, sibling_task
+from leaderboard.boards.query import Controls, parse_controls, team_ids_for
+from leaderboard.boards.spec import (
+    TEXT_SORTS,
+    ViewSpec,
+    filters_for,
+    significance_text,
+    view_spec,
+    views_for,
+)
+from leaderboard.challenges.models import Challenge, Phase
+
+
+def _task_or_404(slug: str):
+    try:
+        return scoring.get_task(slug)
+    except KeyError:
+        raise Http404("No such task.")
+
+
+def _board_and_phase(task, view: str) -> tuple[Board | None, Phase]:
+    """The standing phase's board for ``view`` (None before the first score); 404 without a phase."""
+    board = (
+        Board.objects.select_related("phase")
+        .filter(phase__task_slug=task.slug, phase__challenge__kind=Challenge.Kind.STANDING, view=view)
+        .first()
+    )
+    if board is not None:
+        return board, board.phase
+    phase = Phase.objects.standing().filter(task_slug=task.slug).first()
+    if phase is None:
+        raise Http404("This task has no leaderboard yet.")
+    return None, phase
+
+
+def _sibling_board(task) -> Board | None:
+    other = sibling_task(task)
+    if other is None:
+        return None
+    return (
+        Board.objects.filter(phase__task_slug=other.slug, phase__challenge__kind=Challenge.Kind.STANDING)
+        .only("id", "version")
+        .first()
+    )
+
+
+def _dataset_tasks(task) -> list:
+    return [t for t in scoring.TASKS.values() if t.family == task.family and t.dataset == task.dataset]
+
+
+# --- /benchmarks/ ----------------------------------------------------------------------------
+
+
+def _benchmark_summary() -> list[dict]:
+    """Families -> datasets -> tasks with submission counts, best score and last activity."""
+    stats = {}
+    for row in Board.objects.filter(phase__challenge__kind=Challenge.Kind.STANDING).values(
+        "phase__task_slug", "view", "n_submissions", "best_value", "last_activity"
+    ):
+        stats[(row["phase__task_slug"], row["view"])] = row
+    with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
+    families = []
+    for family in scoring.FAMILIES.values():
+        datasets: dict[str, dict] = {}
+        for task in scoring.TASKS.values():
+            if task.family != family.slug:
+                continue
+            spec = view_spec(task)
+            row = stats.get((task.slug, spec.key), {})
+            dataset = datasets.setdefault(
+                task.dataset, {"name": task.dataset_name, "slug": task.dataset, "tasks": [], "several": False}
+            )
+            dataset["tasks"].append(
+                {
+                    "slug": task.slug,
+                    "split": task.split,
+                    "name": task.dataset_name,
+                    "metric": spec.columns[0].label,
+                    "has_board": task.slug in with_phase,
+                    "n_submissions": row.get("n_submissions", 0),
+                    "best_value": row.get("best_value"),
+                    "last_activity": row.get("last_activity"),
+                }
+            )
+        for dataset in datasets.values():
+            dataset["several"] = len(dataset["tasks"]) > 1
+        families.append({"family": family, "datasets": list(datasets.values())})
+    return families
+
+
+@require_GET
+def benchmarks(request: HttpRequest) -> HttpResponse:
+    summary = cache.get_or_compute(cache.SUMMARY_KEY, _benchmark_summary)
+    return render(request, "boards/benchmarks.html", {"families": summary})
+
+
+# --- /tasks/<slug>/ ---------------------------------------------------------------------------
+
+
+def _headers(spec: ViewSpec, controls: Controls) -> dict:
+    def header(key: str, label: str, title: str = "") -> dict:
+        return {
+            "key": key,
+            "label": label,
+            "title": title,
+            "query": controls.sort_query(key),
+            "state": controls.sorted_by(key),
+        }
+
+    return {
+        "rank": header("rank", "Rank", "the board's ranking"),
+        "method": header("method", "Method"),
+        "team": header("team", "Team"),
+        "date": header("date", "Date", "newest first"),
+        "primary": header(spec.columns[0].key, spec.columns[0].label, spec.columns[0].description),
+        "columns": [header(c.key, c.label, c.description) for c in spec.columns[1:]],
+        "classes": [header(c.key, c.label, c.description) for c in spec.class_columns],
+    }
+
+
+def _filter_state(task, controls: Controls) -> list[dict]:
+    chosen = dict(controls.filters)
+    state = []
+    for f in filters_for(task):
+        values = chosen.get(f.param, ())
+        state.append(
+            {
+                "param": f.param,
+                "label": f.label,
+                "help": f.help,
+                "choices": [{"value": c, "checked": c in values} for c in f.choices] if f.choices else None,
+                "only": f.param in controls.only,
+                "value": values[0] if values and f.choices is None else "",
+            }
+        )
+    return state
+
+
+def _sort_label(spec: ViewSpec, sort: str) -> str:
+    try:
+        return spec.task.metric(sort).name
+    except KeyError:  # team, method, date
+        return sort
+
+
+@require_GET
+def task_board(request: HttpRequest, slug: str) -> HttpResponse:
+    task = _task_or_404(slug)
+    controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
+    spec = view_spec(task, controls.view)
+    board, phase = _board_and_phase(task, spec.key)
+    team_ids = team_ids_for(request.user) if controls.private else []
+    rows, total = page_rows(board, spec, controls, team_ids)
+    n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+    sibling = _sibling_board(task)
+    charts = board_charts(board, spec, sibling) if board is not None else []
+    family = scoring.FAMILIES[task.family]
+    dataset_tasks = _dataset_tasks(task)
+    context = {
+        "task": task,
+        "family": family,
+        "phase": phase,
+        "board": board,
+        "spec": spec,
+        "controls": controls,
+        "rows": rows,
+        "total": total,
+        "headers": _headers(spec, controls),
+        "filters": _filter_state(task, controls),
+        "views": [
+            {"key": v, "label": view_spec(task, v).label, "checked": v == spec.key, "query": controls.query(view=v)}
+            for v in views_for(task)
+        ]
+        if len(views_for(task)) > 1
+        else [],
+        "charts": charts,
+        "significance_text": significance_text(spec.significance, task),
+        "metric_name": task.metric(spec.metric).name,
+        "sort_label": _sort_label(spec, controls.sort),
+        "tiebreak_names": [task.metric(key).name for key, _ in spec.tiebreak],
+        "export_query": controls.query(page=1),
+        "page": controls.page,
+        "n_pages": n_pages,
+        "previous_query": controls.query(page=controls.page - 1) if controls.page > 1 else None,
+        "next_query": controls.query(page=controls.page + 1) if controls.page < n_pages else None,
+        "rank_offset": (controls.page - 1) * query.PAGE_SIZE,
+        "dataset_tasks": dataset_tasks if len(dataset_tasks) > 1 else [],
+        "text_sorts": TEXT_SORTS,
+        "n_columns": 8 + len(spec.sortable),
+    }
+    return render(request, "boards/board.html", context)
+
+
+# --- exports -------------------------------------------------------------------------------------
+
+
+def _export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    task = _task_or_404(slug)
+    controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
+    spec = view_spec(task, controls.view)
+    board, _ = _board_and_phase(task, spec.key)
+    team_ids = team_ids_for(request.user) if controls.private else []
+
+    body = exports.export_body(kind, board, spec, controls, team_ids)
+    content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/json"
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{task.slug}-{spec.key}-leaderboard.{kind}"'
+    response["X-Scoring-Version"] = scoring.__version__
+    if controls.private:
+        # Holds rows only this user may see: never store it in a shared cache.
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_GET
+def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    return _export(request, slug, "csv")
+
+
+@require_GET
+def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponse:
+    return _export(request, slug, "json")
+
+
+# --- /datasets/<family>/<dataset>/ ------------------------------------------------------------
+
+
+@require_GET
+def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
+    tasks = [t for t in scoring.TASKS.values() if t.family == family and t.dataset == dataset]
+    if not tasks:
+        raise Http404("No such dataset.")
+    if len(tasks) == 1:
+        return redirect(f"/tasks/{tasks[0].slug}/")
+    from leaderboard.boards.present import dataset_breakdown
+
+    return render(request, "boards/dataset.html", dataset_breakdown(tasks))
+
+
+# --- /compare/ -------------------------------------------------------------------------------------
+
+MAX_COMPARED = 4
+
+
+def _compare_ids(request: HttpRequest) -> list[uuid.UUID] | None:
+    raw = []
+    for value in request.GET.getlist("ids"):
+        raw += [part.strip() for part in value.split(",") if part.strip()]
+    try:
+        ids = list(dict.fromkeys(uuid.UUID(part) for part in raw))
+    except ValueError:
+        return None
+    return ids
+
+
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    ids = _compare_ids(request)
+    if ids is None or not 2 <= len(ids) <= MAX_COMPARED:
+        return HttpResponseBadRequest(
+            render(request, "boards/compare_error.html", {"message": "Give 2 to 4 submission ids: ?ids=a,b"}).content
+        )
+    outcome = build_comparison(request.user, ids, request.GET.get("direction"))
+    if isinstance(outcome, str):
+        return HttpResponseBadRequest(render(request, "boards/compare_error.html", {"message": outcome}).content)
+    return render(request, "boards/compare.html", outcome)

@@ -1,0 +1,182 @@
+"""Fixtures for the leaderboard tests: standing phases, scored submissions, small real files.
+
+``scored()`` stores a score exactly as the worker does
+(``leaderboard.submissions.services.store_score``) and then rebuilds the
+phase's boards, which in production the ``submission_scored`` receiver does
+after the commit (tests run inside a transaction that never commits).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import tempfile
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.core.files.base import ContentFile
+
+import scoring
+from tests.conftest import PASSWORD  # noqa: F401 (re-exported for the tests)
+
+T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+# Twelve gold MUDI pairs (with the Compound:: prefix, as in the real file).
+MUDI_TRUTH = [
+    ("DB00001", "Synergism", "DB00002"),
+    ("DB00001", "Antagonism", "DB00003"),
+    ("DB00002", "Synergism", "DB00004"),
+    ("DB00003", "New Adverse", "DB00004"),
+    ("DB00005", "Synergism", "DB00006"),
+    ("DB00005", "Antagonism", "DB00007"),
+    ("DB00006", "Synergism", "DB00008"),
+    ("DB00007", "New Adverse", "DB00008"),
+    ("DB00009", "Synergism", "DB00010"),
+    ("DB00009", "Synergism", "DB00011"),
+    ("DB00010", "Antagonism", "DB00012"),
+    ("DB00011", "Synergism", "DB00012"),
+]
+
+
+def mudi_truth_csv() -> bytes:
+    lines = ["Drug1,Interaction,Drug2"] + [f"Compound::{a},{label},Compound::{b}" for a, label, b in MUDI_TRUTH]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def mudi_prediction_csv(wrong: int = 0, swap: int = 0) -> bytes:
+    """Every gold pair; the first ``wrong`` with a wrong class, the last ``swap`` written in reverse order."""
+    lines = ["Drug1,Interaction,Drug2"]
+    for i, (a, label, b) in enumerate(MUDI_TRUTH):
+        if i < wrong:
+            label = "Antagonism" if label == "Synergism" else "Synergism"
+        if i >= len(MUDI_TRUTH) - swap:
+            a, b = b, a
+        lines.append(f"Compound::{a},{label},Compound::{b}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Cached pages are keyed by board version, but row ids repeat across rolled-back tests."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def standing(db):
+    """Every standing challenge and phase of the registry (no truth files)."""
+    from leaderboard.challenges.services import sync_standing_challenges
+
+    sync_standing_challenges()
+
+
+def phase_for(task_slug: str):
+    from leaderboard.challenges.models import Phase
+
+    return Phase.objects.standing().get(task_slug=task_slug)
+
+
+def with_truth(task_slug: str, truth: bytes):
+    """Import ``truth`` as the standing phase's test labels (via the challenges service)."""
+    from leaderboard.challenges.services import import_truth
+
+    phase = phase_for(task_slug)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{task_slug}-truth.csv"
+        path.write_bytes(truth)
+        import_truth(phase, path, synthetic=True, label="test truth")
+    phase.refresh_from_db()
+    return phase
+
+
+def scored(
+    phase,
+    team,
+    method: str,
+    metrics: dict[str, float] | None = None,
+    *,
+    file: bytes | None = None,
+    user=None,
+    minutes: int = 0,
+    rebuild: bool = True,
+    **fields,
+):
+    """A scored submission of ``team``: from ``metrics`` as given, or by scoring ``file`` for real.
+
+    ``minutes`` after T0 becomes its ``created_at`` (ties go to the earlier one).
+    """
+    from leaderboard.boards.recompute import recompute_phase
+    from leaderboard.submissions.models import Submission
+    from leaderboard.submissions.services import store_score
+
+    user = user or team.members.first()
+    content = file if file is not None else b"not scored from a file\n"
+    submission = Submission(
+        phase=phase,
+        team=team,
+        user=user,
+        method_name=method,
+        file_name="predictions.csv",
+        file_size=len(content),
+        sha256=hashlib.sha256(content).hexdigest(),
+        status=Submission.Status.RUNNING,
+        **fields,
+    )
+    submission.file.save("predictions.csv", ContentFile(content), save=False)
+    submission.save(force_insert=True)
+    if file is not None:
+        score = scoring.score_files(phase.task, phase.truth_file.path, submission.file.path)
+    else:
+        task = phase.task
+        score = scoring.Score(
+            task=task.slug,
+            primary=task.primary,
+            primary_value=(metrics or {}).get(task.primary),
+            metrics=dict(metrics or {}),
+            report={},
+            n_rows=0,
+            scorer_version=scoring.__version__,
+        )
+    store_score(submission, score)
+    Submission.objects.filter(pk=submission.pk).update(created_at=T0 + dt.timedelta(minutes=minutes))
+    submission.refresh_from_db()
+    if rebuild:
+        recompute_phase(phase, enqueue_tests=False)
+    return submission
+
+
+def mudi_metrics(aware: float, agnostic: float | None = None, **extra) -> dict[str, float]:
+    """A MUDI result with macro F1 ``aware``/``agnostic`` and plausible other keys."""
+    agnostic = aware if agnostic is None else agnostic
+    out = {}
+    for setting, value in (("aware", aware), ("agnostic", agnostic)):
+        for scope in ("macro", "micro"):
+            for stat in ("f1", "precision", "recall"):
+                out[f"{setting}/{scope}/{stat}"] = value
+        out[f"{setting}/macro/f1_mean"] = value
+        for name in ("synergism", "antagonism", "new_effect"):
+            out[f"{setting}/{name}/f1"] = value
+    out.update(extra)
+    return out
+
+
+def pair_metrics(auroc: float, spread: float = 0.0, aupr: float = 0.5, f1: float = 0.5) -> dict[str, float]:
+    """A ChemicalX result: means, standard errors and ten per-split values around ``auroc``."""
+    out = {"auroc": auroc, "aupr": aupr, "f1": f1, "auroc/stderr": spread, "aupr/stderr": 0.0, "f1/stderr": 0.0}
+    for seed in range(10):
+        out[f"seed/{seed}/auroc"] = auroc + (spread if seed % 2 else -spread)
+        out[f"seed/{seed}/aupr"] = aupr
+        out[f"seed/{seed}/f1"] = f1
+    return out
+
+
+def classification_metrics(ba: float, std: float = 0.01, classes=("inactive", "active")) -> dict[str, float]:
+    out = {"balanced_accuracy": ba, "balanced_f1": ba - 0.05, "macro_f1": ba - 0.1, "balanced_accuracy/std": std}
+    for name in classes:
+        out[f"class/{name}/f1"] = ba - 0.02
+        out[f"class/{name}/recall"] = ba
+    for seed in range(3):
+        out[f"seed/{seed}/balanced_accuracy"] = ba + (seed - 1) * std
+    return out

@@ -1,0 +1,120 @@
+"""/compare/?ids=...: two to four submissions side by side with a paired bootstrap."""
+
+from __future__ import annotations
+
+import pytest
+
+from leaderboard.boards.models import PairTest
+from tests.boards.conftest import (
+    PASSWORD,
+    mudi_metrics,
+    mudi_prediction_csv,
+    mudi_truth_csv,
+    pair_metrics,
+    phase_for,
+    scored,
+    with_truth,
+)
+
+
+@pytest.fixture
+def subs(standing, alice_lab, charlie, olga):
+    phase = with_truth("mudi", mudi_truth_csv())
+    return {
+        "a": scored(phase, alice_lab, "Perfect", file=mudi_prediction_csv()),
+        "b": scored(phase, charlie.personal_team, "Noisy", file=mudi_prediction_csv(wrong=6), minutes=1),
+        "c": scored(phase, olga.personal_team, "Mixed", file=mudi_prediction_csv(wrong=2, swap=3), minutes=2),
+        "secret": scored(phase, alice_lab, "Secret", file=mudi_prediction_csv(wrong=1), minutes=3, is_public=False),
+    }
+
+
+def url(*subs) -> str:
+    return "/compare/?ids=" + ",".join(str(s.pk) for s in subs)
+
+
+def test_it_shows_every_metric_side_by_side(client, subs):
+    response = client.get(url(subs["a"], subs["b"]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Perfect" in html and "Noisy" in html
+    for name in ("Macro F1", "Micro precision (direction-agnostic)", "Synergism TP (direction-aware)"):
+        assert name in html
+    assert '<td class="num best">1.0000</td>' in html
+
+
+def test_it_states_the_bootstrap_p_value_and_the_number_of_resamples(client, subs):
+    html = client.get(url(subs["a"], subs["b"])).content.decode()
+    test = PairTest.objects.get(submission_a=subs["a"], submission_b=subs["b"])
+    assert f'<span class="p-value">p = {test.p_value:.4f}</span>' in html
+    assert '<span class="n-resamples">1000</span> resamples' in html
+    assert test.metric == "aware/macro/f1"
+
+
+def test_the_test_is_computed_once_and_then_read_from_the_cache(client, subs):
+    client.get(url(subs["a"], subs["b"]))
+    assert PairTest.objects.count() == 1
+    client.get(url(subs["a"], subs["b"]))
+    assert PairTest.objects.count() == 1
+
+
+def test_up_to_four_submissions_each_tested_against_the_first(client, subs, bob):
+    client.login(username="bob", password=PASSWORD)
+    response = client.get(url(subs["a"], subs["b"], subs["c"], subs["secret"]))
+    assert response.status_code == 200
+    assert response.content.decode().count('class="p-value"') == 3
+
+
+def test_the_direction_control_tests_the_agnostic_metric(client, subs):
+    response = client.get(url(subs["a"], subs["c"]) + "&direction=agnostic")
+    assert response.status_code == 200
+    assert PairTest.objects.get().metric == "agnostic/macro/f1"
+
+
+def test_it_shows_per_class_charts(client, subs):
+    html = client.get(url(subs["a"], subs["b"])).content.decode()
+    assert 'data-chart="chart-data-class-f1"' in html
+    assert "vendor/plotly/plotly.min.js" in html
+
+
+@pytest.mark.parametrize("who", [None, "charlie", "olga"])
+def test_a_private_submission_of_another_team_is_not_found(client, subs, who):
+    if who:
+        client.login(username=who, password=PASSWORD)
+    response = client.get(url(subs["a"], subs["secret"]))
+    # Staff may open any submission page, so they may compare it too (same access rule).
+    assert response.status_code == (200 if who == "olga" else 404)
+
+
+def test_team_members_can_compare_their_private_submission(client, subs, bob):
+    client.login(username="bob", password=PASSWORD)
+    assert client.get(url(subs["a"], subs["secret"])).status_code == 200
+
+
+@pytest.mark.parametrize("query", ["", "?ids=", "?ids=not-a-uuid,also-not"])
+def test_it_needs_two_to_four_valid_ids(client, subs, query):
+    assert client.get("/compare/" + query).status_code == 400
+
+
+def test_one_id_or_five_are_refused(client, subs, alice_lab):
+    assert client.get(url(subs["a"])).status_code == 400
+    extra = scored(phase_for("mudi"), alice_lab, "Extra", mudi_metrics(0.1), minutes=9)
+    ids = [subs["a"], subs["b"], subs["c"], extra, subs["a"]]
+    assert client.get(url(*ids)).status_code == 200  # duplicates collapse to four
+    another = scored(phase_for("mudi"), alice_lab, "Another", mudi_metrics(0.2), minutes=10)
+    assert client.get(url(subs["a"], subs["b"], subs["c"], extra, another)).status_code == 400
+
+
+def test_submissions_of_different_tasks_cannot_be_compared(client, subs, alice_lab):
+    other = scored(phase_for("chemicalx-twosides"), alice_lab, "Pairs", pair_metrics(0.8))
+    response = client.get(url(subs["a"], other))
+    assert response.status_code == 400
+    assert b"only submissions of one task can be compared" in response.content
+
+
+def test_a_missing_truth_file_is_reported_not_crashed(client, standing, alice_lab, charlie):
+    phase = phase_for("chemicalx-twosides")
+    a = scored(phase, alice_lab, "A", pair_metrics(0.8))
+    b = scored(phase, charlie.personal_team, "B", pair_metrics(0.7))
+    response = client.get(url(a, b))
+    assert response.status_code == 200
+    assert b"the task&#x27;s truth file is not available" in response.content

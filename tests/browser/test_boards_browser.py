@@ -1,0 +1,99 @@
+"""The leaderboard in a real browser: charts render, the direction toggle re-ranks, compare shows its p-value."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, scored, with_truth
+from tests.conftest import REPO, save_screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# (method, wrong classes, pairs written in reverse): A is perfect only when direction is ignored.
+METHODS = [
+    ("OrientationFree", 0, 6),
+    ("GraphDDI", 3, 0),
+    ("TextDDI", 5, 1),
+    ("FormulaNet", 7, 0),
+    ("ImageDDI", 9, 2),
+]
+
+
+@pytest.fixture
+def mudi_board(transactional_db, alice, alice_lab, charlie, olga):
+    from leaderboard.boards.recompute import recompute_phase
+    from leaderboard.boards.significance import run_pending_tests
+    from leaderboard.challenges.services import sync_standing_challenges
+
+    sync_standing_challenges()
+    phase = with_truth("mudi", mudi_truth_csv())
+    teams = [alice_lab, charlie.personal_team, olga.personal_team]
+    subs = {}
+    for i, (method, wrong, swap) in enumerate(METHODS):
+        subs[method] = scored(
+            phase,
+            teams[i % len(teams)],
+            method,
+            file=mudi_prediction_csv(wrong=wrong, swap=swap),
+            minutes=i,
+            declarations={"modalities": ["graph"] if i % 2 else ["text", "graph"]},
+            is_baseline=method == "FormulaNet",
+            paper_url="https://example.org/paper" if i == 1 else "",
+        )
+    run_pending_tests(phase)
+    recompute_phase(phase, enqueue_tests=False)
+    return subs
+
+
+@pytest.fixture
+def no_favicon(page):
+    """The site has no favicon yet; answer the browser's automatic request so it logs no 404."""
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204, body=b""))
+    return page
+
+
+def methods_in_order(page) -> list[str]:
+    return [text.strip() for text in page.locator("#leaderboard tbody td.method a").all_inner_texts()]
+
+
+def test_the_leaderboard_renders_its_charts_and_the_direction_toggle_reranks(page, mudi_board, no_favicon):
+    page.goto("/tasks/mudi/")
+    page.wait_for_selector("[data-chart] svg.main-svg")
+    assert page.locator("[data-chart][data-rendered]").count() >= 3
+    aware = methods_in_order(page)
+    assert aware[0] == "GraphDDI"
+    assert page.locator("#significance-rule").inner_text().startswith("≈ marks entries that a paired bootstrap")
+    path = save_screenshot(page, "leaderboard-mudi")
+    (REPO / "docs" / "screenshots").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, REPO / "docs" / "screenshots" / "leaderboard.png")
+
+    page.get_by_role("radio", name="Direction-agnostic").check()
+    page.wait_for_url("**/tasks/mudi/?direction=agnostic")
+    page.wait_for_selector("[data-chart] svg.main-svg")
+    agnostic = methods_in_order(page)
+    assert agnostic[0] == "OrientationFree"
+    assert agnostic != aware
+    assert page.console_errors == []
+
+
+def test_the_compare_page_shows_the_p_value_of_the_paired_bootstrap(page, mudi_board, no_favicon):
+    page.goto("/tasks/mudi/")
+    page.get_by_label("compare GraphDDI").check()
+    page.get_by_label("compare TextDDI").check()
+    page.locator("#compare-button").click()
+    page.wait_for_url("**/compare/?ids=*")
+    assert page.locator(".p-value").first.inner_text().startswith("p = ")
+    assert page.locator(".n-resamples").first.inner_text() == "1000"
+    page.wait_for_selector("[data-chart] svg.main-svg")
+    save_screenshot(page, "compare-mudi")
+    assert page.console_errors == []
+
+
+def test_a_submission_page_renders_its_charts(page, mudi_board, no_favicon):
+    page.goto(f"/submissions/{mudi_board['GraphDDI'].pk}/")
+    page.wait_for_selector("[data-chart] svg.main-svg")
+    assert page.locator("#figure-confusion-aware").count() == 1
+    save_screenshot(page, "submission-mudi")
+    assert page.console_errors == []
