@@ -24,9 +24,10 @@ COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc
 LAYOUT = {
     "template": "none",
     "font": {"family": "system-ui, sans-serif", "size": 13},
-    "margin": {"l": 60, "r": 20, "t": 50, "b": 60},
+    "margin": {"l": 60, "r": 20, "t": 50, "b": 80},
     "colorway": list(COLORS),
-    "legend": {"orientation": "h", "y": -0.2},
+    # Below the x-axis title, not on it.
+    "legend": {"orientation": "h", "y": -0.3, "yanchor": "top"},
     "hovermode": "closest",
 }
 
