@@ -1,6 +1,6 @@
 """Benchmark the scoring package against baselines measured in the same run.
 
-Run: ``.venv/bin/python bench/scoring.py [--rows 100000] [--seeds 10]``
+Run: ``.venv/bin/python bench/scoring.py [--repeat 3] [--rows 100000] [--seeds 10] [--skip-bootstrap]``
 
 (a) MUDI: the real test set (../shared/data/mudi/test.csv) scored against itself,
     both settings; reading reported separately from align + metrics.
@@ -8,6 +8,10 @@ Run: ``.venv/bin/python bench/scoring.py [--rows 100000] [--seeds 10]``
     scored end to end, compared with (1) pandas merely reading the truth and
     prediction files and (2) a straightforward pandas-merge + scikit-learn
     implementation of the same metrics; peak memory of our run in a subprocess.
+(c) Paired bootstrap (the compare page): two synthetic ChemicalX submissions of
+    10 splits x 76,724 rows (DrugbankDDI's test size), 1000 resamples; wall and
+    CPU time, against the previous weight-matrix implementation measured on
+    --baseline-resamples resamples and scaled to 1000.
 
 Prints a table with PASS/FAIL per target. Timings are the best of --repeat runs.
 """
@@ -30,8 +34,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scoring import load_truth, score_files  # noqa: E402
-from scoring.metrics import compute  # noqa: E402
+from scoring.aligned import PairAligned, PairSeed  # noqa: E402
+from scoring.metrics import compute, curves  # noqa: E402
 from scoring.readers import load_raw, parse_rows  # noqa: E402
+from scoring.significance import paired_bootstrap  # noqa: E402
 from scoring.tasks import get_task  # noqa: E402
 from scoring.validation import align_prediction  # noqa: E402
 
@@ -40,6 +46,10 @@ MUDI_TARGET_SECONDS = 0.3
 READ_RATIO_TARGET = 5.0
 SKLEARN_SPEEDUP_TARGET = 2.0
 MEMORY_TARGET_MB = 1024
+BOOTSTRAP_TARGET_SECONDS = 3.0
+BOOTSTRAP_SPLITS = 10
+BOOTSTRAP_ROWS = 76_724  # DrugbankDDI: 383,616 triples, 20% test
+BOOTSTRAP_RESAMPLES = 1000
 
 
 def shared_dir() -> Path:
@@ -191,6 +201,68 @@ def bench_chemicalx(rows: int, seeds: int, repeat: int) -> list[tuple[str, str, 
     ]
 
 
+def bootstrap_submissions(rows: int, splits: int, rng: np.random.Generator) -> tuple[PairAligned, PairAligned]:
+    """Two aligned submissions on the same labels, B slightly worse than A; scores with 6 decimals (some ties)."""
+    seeds_a, seeds_b = {}, {}
+    for split in range(splits):
+        y = rng.integers(0, 2, rows).astype(np.int8)
+        context = rng.integers(0, 86, rows).astype(np.int32)
+        seeds_a[split] = PairSeed(y, np.round(np.clip(0.30 * y + 0.70 * rng.random(rows), 0, 1), 6), context)
+        seeds_b[split] = PairSeed(y, np.round(np.clip(0.28 * y + 0.72 * rng.random(rows), 0, 1), 6), context)
+    names = tuple(f"context {i}" for i in range(86))
+    return PairAligned(seeds_a, names), PairAligned(seeds_b, names)
+
+
+def previous_bootstrap(a: PairAligned, b: PairAligned, n_resamples: int, seed: int = 0) -> np.ndarray:
+    """The implementation this replaced: per split, (chunk, n) float weight matrices fed to WeightedRocAuc."""
+    rng = np.random.default_rng(seed)
+    diff = np.zeros(n_resamples)
+    for split in sorted(a.seeds):
+        y, n = a.seeds[split].y_true, len(a.seeds[split].y_true)
+        metric_a = curves.WeightedRocAuc(y, a.seeds[split].score)
+        metric_b = curves.WeightedRocAuc(y, b.seeds[split].score)
+        chunk = max(1, 2_000_000 // n)
+        for start in range(0, n_resamples, chunk):
+            stop = min(n_resamples, start + chunk)
+            picks = rng.integers(0, n, size=(stop - start, n))
+            weights = np.empty((stop - start, n))
+            for row in range(stop - start):
+                weights[row] = np.bincount(picks[row], minlength=n)
+            diff[start:stop] += metric_a(weights) - metric_b(weights)
+    return diff / len(a.seeds)
+
+
+def bench_bootstrap(repeat: int, baseline_resamples: int) -> list[tuple[str, str, str, str]]:
+    task = get_task("chemicalx-drugbankddi")
+    a, b = bootstrap_submissions(BOOTSTRAP_ROWS, BOOTSTRAP_SPLITS, np.random.default_rng(7))
+    cpu_start = time.process_time()
+    wall_s, result = best_of(repeat, lambda: paired_bootstrap(task, a, b, n_resamples=BOOTSTRAP_RESAMPLES))
+    cpu_s = (time.process_time() - cpu_start) / repeat
+    again = paired_bootstrap(task, a, b, n_resamples=BOOTSTRAP_RESAMPLES)
+    start = time.perf_counter()
+    previous_bootstrap(a, b, baseline_resamples)
+    previous_s = (time.perf_counter() - start) * BOOTSTRAP_RESAMPLES / baseline_resamples
+    label = f"{BOOTSTRAP_SPLITS} x {BOOTSTRAP_ROWS:,} rows, {BOOTSTRAP_RESAMPLES} resamples"
+    return [
+        (
+            f"Bootstrap {label}",
+            f"{wall_s:.2f} s",
+            f"< {BOOTSTRAP_TARGET_SECONDS:g} s",
+            _verdict(wall_s < BOOTSTRAP_TARGET_SECONDS),
+        ),
+        ("Bootstrap CPU time (all threads)", f"{cpu_s:.2f} s", "reported", "-"),
+        (
+            f"Bootstrap previous implementation (x{BOOTSTRAP_RESAMPLES // baseline_resamples} of {baseline_resamples})",
+            f"{previous_s:.1f} s",
+            "baseline",
+            "-",
+        ),
+        ("previous / ours (speed-up)", f"{previous_s / wall_s:.1f}x", "reported", "-"),
+        ("Bootstrap deterministic for a seed", str(again == result), "True", _verdict(again == result)),
+        ("Bootstrap p-value (A better than B)", f"{result.p_value:.4f}", "reported", "-"),
+    ]
+
+
 def _verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
@@ -200,10 +272,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=100_000, help="ChemicalX rows per seed (default 100,000)")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument(
+        "--baseline-resamples",
+        type=int,
+        default=50,
+        help="resamples timed for the previous bootstrap implementation (scaled to 1000; default 50)",
+    )
+    parser.add_argument("--skip-bootstrap", action="store_true", help="leave out section (c)")
     parser.add_argument("--json", action="store_true", help="also print the table as JSON")
     args = parser.parse_args(argv)
 
     table = bench_mudi(args.repeat) + bench_chemicalx(args.rows, args.seeds, args.repeat)
+    if not args.skip_bootstrap:
+        table += bench_bootstrap(args.repeat, args.baseline_resamples)
     header = ("measure", "value", "target", "result")
     widths = [max(len(str(row[i])) for row in [header, *table]) for i in range(4)]
     for row in [header, *table]:

@@ -11,9 +11,16 @@ from dataclasses import asdict, dataclass
 from scoring.aligned import Aligned
 from scoring.errors import fail
 from scoring.metrics import SCORER_VERSION, compute
-from scoring.readers import Limits, Source
+from scoring.readers import Limits, Source, Table
 from scoring.tasks import TASKS, Task, get_task
-from scoring.validation import Truth, align_counted, align_prediction, read_truth
+from scoring.validation import (
+    Truth,
+    align_table,
+    check_truth_task,
+    read_prediction,
+    read_truth,
+    read_truth_and_prediction,
+)
 
 
 @dataclass(frozen=True)
@@ -72,14 +79,22 @@ def validate_truth(task: str | Task, path: Source, *, limits: Limits | dict | No
     return load_truth(task, path, limits=limits)
 
 
+def _read_both(task: Task, truth: Source | Truth, pred: Source, limits: Limits) -> tuple[Truth, Table]:
+    """The parsed truth and the parsed prediction rows; a truth source is parsed alongside the prediction."""
+    if isinstance(truth, Truth):
+        check_truth_task(task, truth)  # before the (possibly large) prediction is read
+        return truth, read_prediction(task, pred, limits)
+    return read_truth_and_prediction(task, truth, pred, limits)
+
+
 def align(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Aligned:
     """Validate a prediction file against the truth and return the aligned container for the metrics.
 
     ``limits`` cap the prediction file; the truth (trusted, organizer-supplied) is read with the defaults.
     """
     task = resolve_task(task)
-    parsed = load_truth(task, truth)
-    return align_prediction(task, parsed, pred, _limits(limits))
+    parsed, table = _read_both(task, truth, pred, _limits(limits))
+    return align_table(task, parsed, table)[0]
 
 
 def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Score:
@@ -89,8 +104,8 @@ def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits
     ``limits`` (a Limits or a dict of its fields) cap the prediction file.
     """
     task = resolve_task(task)
-    parsed = load_truth(task, truth)
-    aligned, n_rows = align_counted(task, parsed, pred, _limits(limits))
+    parsed, table = _read_both(task, truth, pred, _limits(limits))
+    aligned, n_rows = align_table(task, parsed, table)
     result = compute(task, aligned)
     return Score(
         task=task.slug,

@@ -30,9 +30,12 @@ def f1_at_threshold(y_true: np.ndarray, score: np.ndarray, threshold: float = TH
     return 2 * tp / (2 * tp + errors) if tp > 0 else 0.0
 
 
-def seed_metrics(seed: PairSeed) -> tuple[dict[str, float], curves.BinaryCounts]:
-    """AUROC, AUPR and F1 of one split; the areas are absent if the split has one class."""
-    counts = curves.binary_counts(seed.y_true, seed.score)
+def seed_metrics(seed: PairSeed, order: np.ndarray | None = None) -> tuple[dict[str, float], curves.BinaryCounts]:
+    """AUROC, AUPR and F1 of one split; the areas are absent if the split has one class.
+
+    ``order`` is an optional ``curves.score_order(seed.score)`` to reuse.
+    """
+    counts = curves.binary_counts(seed.y_true, seed.score, order)
     values: dict[str, float] = {}
     auroc = curves.roc_auc(counts)
     if auroc is not None:
@@ -42,18 +45,19 @@ def seed_metrics(seed: PairSeed) -> tuple[dict[str, float], curves.BinaryCounts]
     return values, counts
 
 
-def _per_context(aligned: PairAligned) -> tuple[list[dict], int]:
+def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[list[dict], int]:
     """Mean AUROC per context over the splits where the context has both classes.
 
-    Returns the rows (sorted by context name, capped) and the uncapped count.
+    ``orders`` holds every split's ``curves.score_order``. Returns the rows
+    (sorted by context name, capped) and the uncapped count.
     """
     n_contexts = len(aligned.context_names)
     area_sum = np.zeros(n_contexts)
     n_splits = np.zeros(n_contexts)
     rows = np.zeros(n_contexts)
     positives = np.zeros(n_contexts)
-    for seed in aligned.seeds.values():
-        area, n_pos, n_neg = curves.grouped_roc_auc(seed.y_true, seed.score, seed.context, n_contexts)
+    for seed_id, seed in aligned.seeds.items():
+        area, n_pos, n_neg = curves.grouped_roc_auc(seed.y_true, seed.score, seed.context, n_contexts, orders[seed_id])
         defined = ~np.isnan(area)
         area_sum[defined] += area[defined]
         n_splits += defined
@@ -78,8 +82,10 @@ def compute(aligned: PairAligned) -> MetricsResult:
     per_seed: dict[int, dict[str, float]] = {}
     roc: list[dict] = []
     pr: list[dict] = []
+    # One sort of the scores per split serves the curves and the per-context AUROC.
+    orders = {seed_id: curves.score_order(seed.score) for seed_id, seed in aligned.seeds.items()}
     for seed_id in sorted(aligned.seeds):
-        values, counts = seed_metrics(aligned.seeds[seed_id])
+        values, counts = seed_metrics(aligned.seeds[seed_id], orders[seed_id])
         per_seed[seed_id] = values
         if counts.has_both_classes:
             fpr, tpr = curves.roc_points(counts)
@@ -89,7 +95,7 @@ def compute(aligned: PairAligned) -> MetricsResult:
             roc.append({"seed": seed_id, "fpr": roc_xy["x"], "tpr": roc_xy["y"]})
             pr.append({"seed": seed_id, "recall": pr_xy["x"], "precision": pr_xy["y"]})
     metrics = summarise_seeds(per_seed, "stderr", headline=HEADLINE)
-    contexts, n_contexts = _per_context(aligned)
+    contexts, n_contexts = _per_context(aligned, orders)
     report = {
         "seeds": [
             {

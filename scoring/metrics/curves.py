@@ -38,16 +38,26 @@ class BinaryCounts:
         return self.n_pos > 0 and self.n_neg > 0
 
 
-def binary_counts(y_true: np.ndarray, score: np.ndarray) -> BinaryCounts:
+def score_order(score: np.ndarray) -> np.ndarray:
+    """Indices that sort ``score`` ascending, in any order among tied scores.
+
+    Compute it once and pass it to ``binary_counts`` and ``grouped_roc_auc``:
+    the sort is the dominant cost of both, and neither depends on how ties are
+    ordered.
+    """
+    return np.argsort(np.asarray(score, dtype=np.float64))
+
+
+def binary_counts(y_true: np.ndarray, score: np.ndarray, order: np.ndarray | None = None) -> BinaryCounts:
     """Count positives and negatives scored at or above every distinct score.
 
-    ``y_true`` is boolean or 0/1; ``score`` any real numbers. One argsort, one
-    cumulative sum.
+    ``y_true`` is boolean or 0/1; ``score`` any real numbers; ``order`` an
+    optional ``score_order(score)`` to reuse. One argsort, one cumulative sum.
     """
     y = np.asarray(y_true)
     s = np.asarray(score, dtype=np.float64)
     # Any sort will do: rows with tied scores are counted together below.
-    order = np.argsort(s)[::-1]
+    order = (score_order(s) if order is None else order)[::-1]
     s = s[order]
     # The last row of each run of equal scores closes one threshold, so tied
     # rows enter the curve together (one diagonal segment), as in scikit-learn.
@@ -115,40 +125,54 @@ def downsample(x: np.ndarray, y: np.ndarray, max_points: int = MAX_CURVE_POINTS)
 
 
 def grouped_roc_auc(
-    y_true: np.ndarray, score: np.ndarray, group: np.ndarray, n_groups: int
+    y_true: np.ndarray,
+    score: np.ndarray,
+    group: np.ndarray,
+    n_groups: int,
+    order: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """AUROC of every group at once, by the rank-sum (Mann-Whitney) formula.
 
-    Returns (auroc, n_pos, n_neg) arrays of length ``n_groups``; auroc is NaN
-    for a group without both classes. Tied scores get their mid-rank, which
-    gives the same area as the trapezoidal ROC curve.
+    Returns (auroc, n_pos, n_neg) float64 arrays of length ``n_groups``; auroc
+    is NaN for a group without both classes. Tied scores get their mid-rank,
+    which gives the same area as the trapezoidal ROC curve. ``order`` is an
+    optional ``score_order(score)`` to reuse.
     """
-    y = np.asarray(y_true, dtype=np.float64)
+    y = np.asarray(y_true)
     s = np.asarray(score, dtype=np.float64)
-    g = np.asarray(group, dtype=np.int64)
+    g = np.asarray(group)
     n = y.size
     if n == 0:
         empty = np.zeros(n_groups)
         return np.full(n_groups, np.nan), empty, empty.copy()
-    # Sort by (group, score): a float argsort, then a stable integer sort of
-    # the groups (a radix sort for int16 codes) - faster than np.lexsort.
-    order = np.argsort(s, kind="stable")
-    codes = g[order].astype(np.int16) if n_groups <= np.iinfo(np.int16).max else g[order]
-    order = order[np.argsort(codes, kind="stable")]
-    s, g, y = s[order], g[order], y[order]
-    rows = np.arange(n)
-    new_tie = np.r_[True, (g[1:] != g[:-1]) | (s[1:] != s[:-1])]
+    if order is None:
+        order = score_order(s)
+    # A stable sort of the group codes taken in score order yields (group, score)
+    # order. numpy radix-sorts 16-bit integers: far cheaper than a second float
+    # sort or np.lexsort.
+    codes = g[order]
+    codes = codes.astype(np.int16) if n_groups <= np.iinfo(np.int16).max else codes.astype(np.int64)
+    by_group = np.argsort(codes, kind="stable")
+    order = order[by_group]
+    g = codes[by_group].astype(np.int64)
+    s = s[order]
+    positives = np.flatnonzero(y[order])
+    n_all = np.bincount(g, minlength=n_groups)
+    group_start = np.cumsum(n_all) - n_all  # first sorted position of every group
+    new_tie = np.empty(n, dtype=bool)
+    new_tie[0] = True
+    np.not_equal(g[1:], g[:-1], out=new_tie[1:])
+    new_tie[1:] |= s[1:] != s[:-1]
     tie_start = np.flatnonzero(new_tie)
     tie_end = np.r_[tie_start[1:], n]
-    tie_id = np.cumsum(new_tie) - 1
-    new_group = np.r_[True, g[1:] != g[:-1]]
-    group_start = np.maximum.accumulate(np.where(new_group, rows, 0))
+    tie_id = np.cumsum(new_tie)[positives] - 1
     # 1-based mid-rank inside the group: mean of positions tie_start+1..tie_end.
-    rank = ((tie_start + tie_end + 1) / 2.0)[tie_id] - group_start
-    n_pos = np.bincount(g, weights=y, minlength=n_groups)
-    n_all = np.bincount(g, minlength=n_groups).astype(np.float64)
+    g_pos = g[positives]
+    rank = ((tie_start + tie_end + 1) / 2.0)[tie_id] - group_start[g_pos]
+    n_pos = np.bincount(g_pos, minlength=n_groups).astype(np.float64)
     n_neg = n_all - n_pos
-    rank_sum = np.bincount(g, weights=rank * y, minlength=n_groups)
+    # Ranks are half-integers, so this sum is exact whatever the order of the rows.
+    rank_sum = np.bincount(g_pos, weights=rank, minlength=n_groups)
     with np.errstate(divide="ignore", invalid="ignore"):
         auroc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
     auroc[(n_pos == 0) | (n_neg == 0)] = np.nan
@@ -192,6 +216,68 @@ class WeightedRocAuc:
         total = w_pos.sum(axis=1, dtype=np.float64) * neg_cum[:, -1].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(total > 0, wins / total, np.nan)
+
+
+class CountRankSum:
+    """Pairs (drawn reference item, drawn query item) with the reference scored lower, under many count vectors.
+
+    Built once from the reference items' scores, in increasing order, and the
+    query items' scores. ``twice_below`` then takes how often each item was
+    drawn (int64 counts, the reference part in that increasing order) and
+    returns, in exact integer arithmetic, twice the number of drawn pairs with
+    the reference below the query, a tie counting half: one cumulative sum over
+    the references, one gather and one dot product per call, and no sort.
+
+    With negatives as references and positives as queries this is twice the
+    Mann-Whitney statistic, AUROC x 2 x positives x negatives; with the roles
+    swapped it counts the complement, so AUROC's numerator is (2 x positives x
+    negatives - the result). ``scoring.significance`` uses both, so that each
+    of the two compared submissions has its own cumulated part in score order.
+    """
+
+    def __init__(self, reference_scores: np.ndarray, query_scores: np.ndarray) -> None:
+        reference = np.asarray(reference_scores, dtype=np.float64)
+        query = np.asarray(query_scores, dtype=np.float64)
+        if np.any(reference[1:] < reference[:-1]):
+            raise ValueError("reference scores must be in increasing order")
+        self.n_reference = reference.size
+        self.below = np.searchsorted(reference, query, side="left")
+        through = np.searchsorted(reference, query, side="right")
+        # Queries tied with some reference; usually few, so they get a second, smaller pass.
+        self.tied = np.flatnonzero(through > self.below)
+        self.tied_below = self.below[self.tied]
+        self.tied_through = through[self.tied]
+
+    def twice_below(
+        self, reference_counts: np.ndarray, query_counts: np.ndarray, scratch: np.ndarray | None = None
+    ) -> tuple[int, int]:
+        """(2 x drawn pairs with the reference below the query + drawn tied pairs, total drawn references).
+
+        ``scratch``, an optional int64 buffer of ``n_reference + 1`` entries
+        whose first entry is 0, saves an allocation per call.
+        """
+        if scratch is None:
+            scratch = np.zeros(self.n_reference + 1, dtype=np.int64)
+        # scratch[i] = drawn references among the i lowest-scored ones.
+        np.cumsum(reference_counts, out=scratch[1:])
+        # einsum's integer dot product is about twice as fast as matmul's here.
+        twice = 2 * int(np.einsum("i,i->", query_counts, np.take(scratch, self.below)))
+        if self.tied.size:
+            tied_references = np.take(scratch, self.tied_through) - np.take(scratch, self.tied_below)
+            twice += int(np.einsum("i,i->", np.take(query_counts, self.tied), tied_references))
+        return twice, int(scratch[-1])
+
+
+def count_roc_auc(y_true: np.ndarray, score: np.ndarray, counts: np.ndarray) -> float:
+    """AUROC with item i counted ``counts[i]`` times (NaN without both classes), via ``CountRankSum``."""
+    y = np.asarray(y_true).astype(bool)
+    s = np.asarray(score, dtype=np.float64)
+    w = np.asarray(counts, dtype=np.int64)
+    negatives = np.flatnonzero(~y)
+    negatives = negatives[np.argsort(s[negatives], kind="stable")]
+    twice, n_negative = CountRankSum(s[negatives], s[y]).twice_below(w[negatives], w[y])
+    total = 2 * (int(w[y].sum())) * n_negative
+    return twice / total if total else float("nan")
 
 
 def weighted_roc_auc(y_true: np.ndarray, score: np.ndarray, weights: np.ndarray) -> np.ndarray:

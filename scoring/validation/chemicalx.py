@@ -13,7 +13,7 @@ import numpy as np
 
 from scoring.aligned import PairAligned, PairSeed
 from scoring.errors import Problems
-from scoring.readers import Limits, RawFile, check_columns, parse_rows
+from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
 from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
@@ -43,11 +43,15 @@ def load_pair_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     return truth
 
 
-def align_pairs(task, truth: KeyedTruth, raw: RawFile, limits: Limits) -> tuple[PairAligned, int]:
-    """Validate a ChemicalX prediction file against the truth and align it (vectorised); also returns its row count."""
+def read_pair_prediction(task, raw: RawFile, limits: Limits) -> Table:
+    """Check a ChemicalX prediction file's columns and parse its rows (no truth needed)."""
     apply_aliases(raw, PREDICTION_ALIASES)
     check_columns(raw, required=[*KEY, PREDICTION], optional=[SEED], display=[SEED, *KEY, PREDICTION])
-    table = parse_rows(raw, categorical=[c for c in raw.header if c != PREDICTION], numeric=[PREDICTION], limits=limits)
+    return parse_rows(raw, categorical=[c for c in raw.header if c != PREDICTION], numeric=[PREDICTION], limits=limits)
+
+
+def align_pairs(task, truth: KeyedTruth, table: Table) -> tuple[PairAligned, int]:
+    """Validate parsed ChemicalX predictions against the truth and align them; also returns the row count."""
     problems = Problems()
     score = check_numbers(table, PREDICTION, problems, low=0.0, high=1.0, meaning="a propensity")
     pred_row = match_prediction(truth, table, problems)

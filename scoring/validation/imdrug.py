@@ -10,6 +10,7 @@ column may be left out when there is a single seed (seed 0).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -103,11 +104,11 @@ def load_regression_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     return truth
 
 
-def probability_columns(raw: RawFile, classes: tuple[str, ...]) -> dict[str, int]:
-    """Header columns ``prob_<class name or index>`` and the class index each one names."""
+def probability_columns(header: Sequence[str], classes: tuple[str, ...]) -> dict[str, int]:
+    """Columns ``prob_<class name or index>`` of a (normalised) header and the class index each one names."""
     by_name = {normalise_label(name).replace(" ", "_"): i for i, name in enumerate(classes)}
     found: dict[str, int] = {}
-    for column in raw.header:
+    for column in header:
         if not column.startswith(PROB_PREFIX):
             continue
         suffix = normalise_label(column[len(PROB_PREFIX) :]).replace(" ", "_")
@@ -142,13 +143,13 @@ def _check_probability_layout(raw: RawFile, prob_columns: dict[str, int], classe
         )
 
 
-def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: bool) -> tuple[Table, dict[str, int]]:
+def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: bool) -> Table:
     apply_aliases(raw, PREDICTION_ALIASES)
     prob_columns: dict[str, int] = {}
     optional = [SEED]
     display = [SEED, ID, PREDICTION]
     if classification:
-        prob_columns = probability_columns(raw, task.classes)
+        prob_columns = probability_columns(raw.header, task.classes)
         optional += list(prob_columns)
         display.append("prob_<class> for every class (optional)")
         if len(task.classes) == 2:
@@ -161,12 +162,23 @@ def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: boo
     if not classification:
         numeric = [PREDICTION]
     categorical = [c for c in raw.header if c not in numeric]
-    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits), prob_columns
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
 
 
-def align_classification(task, truth: KeyedTruth, raw: RawFile, limits: Limits) -> tuple[ClassificationAligned, int]:
-    """Validate a classification prediction file against the truth and align it; also returns its row count."""
-    table, prob_columns = _prediction_table(task, raw, limits, classification=True)
+def read_classification_prediction(task, raw: RawFile, limits: Limits) -> Table:
+    """Check a classification prediction file's columns and parse its rows (no truth needed)."""
+    return _prediction_table(task, raw, limits, classification=True)
+
+
+def read_regression_prediction(task, raw: RawFile, limits: Limits) -> Table:
+    """Check a regression prediction file's columns and parse its rows (no truth needed)."""
+    return _prediction_table(task, raw, limits, classification=False)
+
+
+def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[ClassificationAligned, int]:
+    """Validate parsed classification predictions against the truth and align them; also returns the row count."""
+    # The table's columns are the normalised header, so this finds the same columns as the reader did.
+    prob_columns = probability_columns(tuple(table.frame.columns), task.classes)
     problems = Problems()
     y_pred = class_codes(table, PREDICTION, task.classes, problems)
     proba = None
@@ -191,9 +203,8 @@ def align_classification(task, truth: KeyedTruth, raw: RawFile, limits: Limits) 
     return ClassificationAligned(seeds=seeds, class_names=tuple(task.classes)), len(table)
 
 
-def align_regression(task, truth: KeyedTruth, raw: RawFile, limits: Limits) -> tuple[RegressionAligned, int]:
-    """Validate a regression prediction file against the truth and align it; also returns its row count."""
-    table, _ = _prediction_table(task, raw, limits, classification=False)
+def align_regression(task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:
+    """Validate parsed regression predictions against the truth and align them; also returns the row count."""
     problems = Problems()
     values = check_numbers(table, PREDICTION, problems)
     pred_row = match_prediction(truth, table, problems)

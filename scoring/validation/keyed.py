@@ -3,7 +3,8 @@
 Used by ImDrug (key: seed, id) and ChemicalX (key: seed, drug_1, drug_2, context).
 Every key column is encoded against a sorted vocabulary built from the truth,
 the codes are combined into one int64 per row, and prediction rows are looked up
-with a binary search over the truth's sorted distinct keys: no Python loop over rows.
+in a hash table of the truth's distinct keys, built once when the truth is loaded
+(so a cached truth pays for it once): no Python loop over rows.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class KeyedTruth(Truth):
     keys: np.ndarray  # int64 combined key per truth row (repeats allowed for ChemicalX)
     labels: np.ndarray  # per truth row
     rows_by_seed: dict[int, np.ndarray]  # truth row indices of each seed, file order
+    distinct_keys: pd.Index  # distinct values of ``keys`` in order of first appearance, hash table built
+    key_ids: np.ndarray  # int64 per truth row: position of its key in ``distinct_keys``
 
     def key_names(self) -> tuple[str, ...]:
         return (SEED, *self.key_columns)
@@ -112,6 +115,15 @@ def build_keyed_truth(
         )
         if problems:
             return None
+    # The index's hash table is built here, once, so that every prediction matched
+    # against this (cached) truth only probes it; pandas builds it on first use.
+    distinct_keys = pd.Index(keys)
+    if distinct_keys.is_unique:  # the usual case: the uniqueness check builds the table
+        key_ids = np.arange(len(keys))
+    else:
+        key_ids, distinct = pd.factorize(keys)
+        distinct_keys = pd.Index(distinct)
+        distinct_keys.get_indexer(distinct[:1])
     return KeyedTruth(
         task=task.slug,
         kind=task.kind,
@@ -125,6 +137,8 @@ def build_keyed_truth(
         keys=keys,
         labels=labels,
         rows_by_seed={seed: np.flatnonzero(seeds == seed) for seed in seed_values},
+        distinct_keys=distinct_keys,
+        key_ids=key_ids.astype(np.int64, copy=False),
     )
 
 
@@ -132,8 +146,8 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
     """For every truth row, the prediction row carrying its key; None if the keys do not line up.
 
     Records problems for unknown seeds, repeated keys, keys not in the truth and
-    truth keys without a prediction. The hash table is built over the prediction's
-    keys (unique when valid) and probed with the truth's, so the truth needs none.
+    truth keys without a prediction. The prediction's keys probe the truth's
+    prebuilt hash table; a count per truth key then finds repeats and gaps.
     """
     if SEED not in table.frame and len(truth.seed_values) > 1:
         problems.add(
@@ -163,10 +177,14 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
         values = [int(seeds[row])] + [table.frame[c].iloc[row] for c in columns]
         return quote_key(names, values)
 
-    candidates = np.flatnonzero(known)
-    index = pd.Index(keys[candidates])
+    # Position of every prediction row's key among the truth's distinct keys (-1: not in the truth).
+    position = truth.distinct_keys.get_indexer(keys)
+    position[~known] = -1  # a row with an unknown component was given a stand-in key above
+    matched = position >= 0
+    hits = np.bincount(position[matched], minlength=len(truth.distinct_keys))
+    stray_keys = keys[known & ~matched]
     dup_rows = np.array([], dtype=np.int64)
-    if not index.is_unique:
+    if (hits.size and hits.max() > 1) or not pd.Index(stray_keys).is_unique:
         dup_rows, firsts = duplicate_rows(keys, known)
         shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
         add_located(
@@ -178,15 +196,14 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
                 f"already given on line {table.lines[shown[row]]}."
             ),
         )
-        candidates = np.setdiff1d(candidates, dup_rows)
-        index = pd.Index(keys[candidates])
-    position = index.get_indexer(truth.keys)
-    pred_row = np.where(position >= 0, candidates[np.maximum(position, 0)], -1)
+        matched[dup_rows] = False  # the first row carrying a key is the one matched
+    rows = np.flatnonzero(matched)
+    pred_for_key = np.full(len(truth.distinct_keys), -1, dtype=np.int64)
+    pred_for_key[position[rows]] = rows
+    pred_row = pred_for_key[truth.key_ids]
 
-    used = np.zeros(len(table), dtype=bool)
-    used[pred_row[pred_row >= 0]] = True
     # Unknown seeds and repeated rows were reported above.
-    extra = np.setdiff1d(np.flatnonzero(~used & known_seed), dup_rows)
+    extra = np.setdiff1d(np.flatnonzero(known_seed & (position < 0)), dup_rows)
     if len(extra):
         examples = ", ".join(f"line {table.lines[r]} {describe(r)}" for r in extra[:MAX_EXAMPLES])
         problems.add(
@@ -199,7 +216,7 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
         missing_keys = pd.unique(truth.keys[missing_rows])
         firsts_missing = missing_rows[~pd.Series(truth.keys[missing_rows]).duplicated().to_numpy()]
         examples = ", ".join(truth.describe_row(int(r)) for r in firsts_missing[:MAX_EXAMPLES])
-        total = len(pd.unique(truth.keys))
+        total = len(truth.distinct_keys)
         problems.add(f"The predictions miss {len(missing_keys):,} of the truth's {total:,} keys, e.g. {examples}.")
     if problems:
         return None

@@ -172,9 +172,13 @@ def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return sorted_keys[pos] == keys
 
 
-def align_mudi(task, truth: MudiTruth, raw: RawFile, limits: Limits) -> tuple[MudiAligned, int]:
-    """Validate a MUDI prediction file against the truth and align it; also returns its row count."""
-    table = _read(raw, limits)
+def read_mudi_prediction(task, raw: RawFile, limits: Limits) -> Table:
+    """Check a MUDI prediction file's columns and parse its rows (no truth needed)."""
+    return _read(raw, limits)
+
+
+def align_mudi(task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
+    """Validate parsed MUDI predictions against the truth and align them; also returns the row count."""
     problems = Problems()
     labels = _labels(table, problems, truth=False)
     a, empty1 = _drug_codes(table, DRUG1, truth.vocabulary, problems)

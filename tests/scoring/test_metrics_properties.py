@@ -141,3 +141,29 @@ def test_ovr_auroc_equals_sklearn_when_every_class_is_present(n, data):
     proba /= proba.sum(axis=1, keepdims=True)
     expected = roc_auc_score(y, proba, multi_class="ovr", average="macro")
     assert np.isclose(imdrug.ovr_auroc(y, proba), expected)
+
+
+@FEW
+@given(binary_scores(), st.data())
+def test_count_weighted_auroc_equals_sklearn_on_repeated_rows(case, data):
+    y, score = case
+    counts = np.array(data.draw(st.lists(st.integers(0, 3), min_size=y.size, max_size=y.size)))
+    ours = curves.count_roc_auc(y, score, counts)
+    repeated_y = np.repeat(y, counts)
+    if len(set(repeated_y.tolist())) < 2:
+        assert np.isnan(ours)
+    else:
+        assert np.isclose(ours, roc_auc_score(repeated_y, np.repeat(score, counts)), rtol=0, atol=1e-12)
+        # Exact integer arithmetic: the same float as the weight-matrix implementation.
+        assert ours == curves.weighted_roc_auc(y, score, counts[None, :])[0]
+
+
+@FEW
+@given(binary_scores(), st.data())
+def test_grouped_auroc_is_the_same_with_a_shared_score_order(case, data):
+    y, score = case
+    group = np.array(data.draw(st.lists(st.integers(0, 2), min_size=y.size, max_size=y.size)))
+    alone = curves.grouped_roc_auc(y, score, group, 3)
+    shared = curves.grouped_roc_auc(y, score, group, 3, curves.score_order(score))
+    for ours, theirs in zip(alone, shared, strict=True):
+        assert np.array_equal(ours, theirs, equal_nan=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from scoring import significance
 from scoring.aligned import (
     ClassificationAligned,
     ClassificationSeed,
@@ -129,3 +130,19 @@ def test_an_undefined_primary_metric_is_an_error():
     one_class = PairAligned({0: PairSeed(y, np.full(5, 0.7), np.zeros(5, dtype=np.int32))}, ("c",))
     with pytest.raises(ValueError):
         paired_bootstrap(PAIR, one_class, one_class, n_resamples=10)
+
+
+def test_the_pair_bootstrap_depends_on_its_seed_but_not_on_the_number_of_threads(monkeypatch):
+    rng = np.random.default_rng(5)
+    seeds_a, seeds_b = {}, {}
+    for k in range(4):
+        y = rng.integers(0, 2, 300).astype(np.int8)
+        context = np.zeros(300, dtype=np.int32)
+        seeds_a[k] = PairSeed(y, np.round(np.clip(y * 0.2 + rng.random(300) * 0.8, 0, 1), 2), context)
+        seeds_b[k] = PairSeed(y, np.round(np.clip(y * 0.18 + rng.random(300) * 0.82, 0, 1), 2), context)
+    a, b = PairAligned(seeds_a, ("c",)), PairAligned(seeds_b, ("c",))
+    monkeypatch.setattr(significance, "MAX_THREADS", 1)
+    alone = paired_bootstrap(PAIR, a, b, n_resamples=60, seed=3)
+    monkeypatch.setattr(significance, "MAX_THREADS", 4)
+    assert paired_bootstrap(PAIR, a, b, n_resamples=60, seed=3) == alone
+    assert paired_bootstrap(PAIR, a, b, n_resamples=60, seed=4) != alone

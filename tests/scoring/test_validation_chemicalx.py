@@ -67,3 +67,39 @@ def test_the_scores_match_a_merge_done_with_pandas(write, tmp_path):
     for seed, group in merged.groupby("seed"):
         assert aligned.seeds[seed].score.tolist() == group["prediction"].tolist()
         assert aligned.seeds[seed].y_true.tolist() == group["label"].tolist()
+
+
+def test_a_prediction_sharing_no_key_with_the_truth_is_an_error_not_a_crash(write):
+    truth = write("t.csv", "seed,drug_1,drug_2,context,label\n0,D3,D2,C3,1\n")
+    prediction = write("p.csv", "seed,drug_1,drug_2,context,prediction\n0,ZZ,D1,CX,0.1\n1,D3,D3,C1,0.3\n")
+    with pytest.raises(ScoringError) as error:
+        score_files(PAIR, truth, prediction)
+    messages = [e["message"] for e in error.value.to_dict()["errors"]]
+    assert messages == [
+        "Seed 1 (1 row, first on line 3) is not in the truth; the truth has seed 0.",
+        '1 prediction row is not in the truth, e.g. line 2 (seed 0, drug_1 "ZZ", drug_2 "D1", context "CX").',
+        'The predictions miss 1 of the truth\'s 1 keys, e.g. (seed 0, drug_1 "D3", drug_2 "D2", context "C3").',
+    ]
+
+
+def test_a_bad_truth_is_reported_before_a_bad_prediction(write):
+    truth = write("t.csv", CHEMICALX_TRUTH.replace("0,D1,D3,C1,0", "0,D1,D3,C1,7"))
+    prediction = write("p.csv", CHEMICALX_PREDICTION.replace("0.9", "abc"))
+    with pytest.raises(ScoringError, match="7 is not 0 or 1"):
+        score_files(PAIR, truth, prediction)
+    with pytest.raises(ScoringError, match='"abc" is not a number'):
+        score_files(PAIR, write("good.csv", CHEMICALX_TRUTH), prediction)
+
+
+def test_scoring_from_files_equals_scoring_with_a_cached_truth(write):
+    truth_path, prediction_path = write("t.csv", CHEMICALX_TRUTH), write("p.csv", CHEMICALX_PREDICTION)
+    from_files = score_files(PAIR, truth_path, prediction_path)
+    cached = score_files(PAIR, load_truth(PAIR, truth_path), prediction_path)
+    assert from_files == cached
+    assert from_files.n_rows == 5
+
+
+def test_a_truth_loaded_for_another_task_is_refused(write):
+    truth = load_truth(PAIR, write("t.csv", CHEMICALX_TRUTH))
+    with pytest.raises(ScoringError, match="loaded for task 'chemicalx-drugcomb', not 'chemicalx-twosides'"):
+        score_files("chemicalx-twosides", truth, write("p.csv", CHEMICALX_PREDICTION))
