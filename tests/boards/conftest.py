@@ -19,29 +19,12 @@ from django.core.files.base import ContentFile
 
 import scoring
 from tests.conftest import PASSWORD  # noqa: F401 (re-exported for the tests)
+from tests.submissions.helpers import MUDI_TRUTH_ROWS, mudi_truth_csv  # noqa: F401 (re-exported)
 
 T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
-# Twelve gold MUDI pairs (with the Compound:: prefix, as in the real file).
-MUDI_TRUTH = [
-    ("DB00001", "Synergism", "DB00002"),
-    ("DB00001", "Antagonism", "DB00003"),
-    ("DB00002", "Synergism", "DB00004"),
-    ("DB00003", "New Adverse", "DB00004"),
-    ("DB00005", "Synergism", "DB00006"),
-    ("DB00005", "Antagonism", "DB00007"),
-    ("DB00006", "Synergism", "DB00008"),
-    ("DB00007", "New Adverse", "DB00008"),
-    ("DB00009", "Synergism", "DB00010"),
-    ("DB00009", "Synergism", "DB00011"),
-    ("DB00010", "Antagonism", "DB00012"),
-    ("DB00011", "Synergism", "DB00012"),
-]
-
-
-def mudi_truth_csv() -> bytes:
-    lines = ["Drug1,Interaction,Drug2"] + [f"Compound::{a},{label},Compound::{b}" for a, label, b in MUDI_TRUTH]
-    return ("\n".join(lines) + "\n").encode()
+# The same twelve gold MUDI pairs the submission tests use.
+MUDI_TRUTH = MUDI_TRUTH_ROWS
 
 
 def mudi_prediction_csv(wrong: int = 0, swap: int = 0) -> bytes:
