@@ -194,6 +194,44 @@ def test_an_upload_while_the_broker_is_down_is_accepted_and_scored_after_the_swe
     wait_until(submission, "scored")
 
 
+# Uploads one file as alice through the real view, in a process of its own whose
+# broker is a closed port: the publish fails with a real "connection refused".
+UPLOAD_THROUGH_DEAD_BROKER = """
+import sys
+sys.path.insert(0, {repo!r})
+import django
+django.setup()
+from django.test import Client
+from leaderboard.accounts.models import User
+from tests.submissions.helpers import as_post_file, mudi_prediction_csv, post_data
+alice = User.objects.get(username="alice")
+client = Client()
+client.force_login(alice)
+data = post_data(alice.personal_team)
+data["file"] = as_post_file(mudi_prediction_csv())
+response = client.post("/tasks/mudi/submit/", data)
+print("status", response.status_code)
+"""
+
+
+def test_an_upload_to_an_unreachable_broker_is_accepted_and_scored_after_the_sweep(worker, tiny_phase, alice, tmp_path):
+    from tests.conftest import process_env
+
+    script = tmp_path / "upload.py"
+    script.write_text(UPLOAD_THROUGH_DEAD_BROKER.format(repo=str(REPO)))
+    env = process_env({"CELERY_BROKER_URL": "redis://127.0.0.1:9/0", "DJANGO_SETTINGS_MODULE": "leaderboard.settings"})
+    done = subprocess.run([sys.executable, str(script)], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert "status 302" in done.stdout, done.stdout + done.stderr
+    assert "could not enqueue submission" in done.stderr  # the real publish failed and was logged
+    submission = Submission.objects.get()
+    time.sleep(1.5)
+    assert status_of(submission) == "queued"  # nothing reached the worker
+
+    report = services.sweep(requeue_after=0)  # this process's broker is the real one
+    assert report.requeued == [submission.pk]
+    assert wait_until(submission, "scored").attempts == 1
+
+
 def test_an_invalid_upload_never_reaches_the_queue(worker, client, tiny_phase, alice):
     response = upload(client, alice, invalid_mudi_csv())
     assert response.status_code == 400
