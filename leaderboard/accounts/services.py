@@ -69,12 +69,18 @@ def _close(invitation: Invitation, status: str) -> None:
     invitation.save(update_fields=["status", "responded_at"])
 
 
-@transaction.atomic
-def accept_invitation(invitation: Invitation) -> Membership:
-    """Make the invited user a member of the team and close the invitation."""
+def _lock_pending(invitation: Invitation) -> Invitation:
+    """The invitation's row, locked for this transaction; TeamError if it was already answered."""
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.status != Invitation.Status.PENDING:
         raise TeamError("This invitation is no longer open.")
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(invitation: Invitation) -> Membership:
+    """Make the invited user a member of the team and close the invitation."""
+    invitation = _lock_pending(invitation)
     _close(invitation, Invitation.Status.ACCEPTED)
     membership, _ = Membership.objects.get_or_create(team=invitation.team, user=invitation.invited_user)
     return membership
@@ -83,18 +89,14 @@ def accept_invitation(invitation: Invitation) -> Membership:
 @transaction.atomic
 def decline_invitation(invitation: Invitation) -> None:
     """Close the invitation without joining."""
-    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    if invitation.status != Invitation.Status.PENDING:
-        raise TeamError("This invitation is no longer open.")
+    invitation = _lock_pending(invitation)
     _close(invitation, Invitation.Status.DECLINED)
 
 
 @transaction.atomic
 def revoke_invitation(invitation: Invitation) -> None:
     """Withdraw a pending invitation (an owner's action)."""
-    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
-    if invitation.status != Invitation.Status.PENDING:
-        raise TeamError("This invitation is no longer open.")
+    invitation = _lock_pending(invitation)
     _close(invitation, Invitation.Status.REVOKED)
 
 
