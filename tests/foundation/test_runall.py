@@ -29,6 +29,19 @@ def _get(url: str) -> tuple[int, bytes]:
         return exc.code, exc.read()
 
 
+def start_runall(port: int, log_path: Path) -> subprocess.Popen:
+    """`manage.py runall` in its own process group, on this test's database and broker, output to a file."""
+    with open(log_path, "wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "runall", "--port", str(port), "--concurrency", "1"],
+            cwd=REPO,
+            env=process_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 @pytest.mark.slow
 @pytest.mark.services
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
@@ -43,15 +56,7 @@ def test_runall_serves_the_site_runs_a_worker_and_stops_everything_on_a_signal(
     ensure_demo_user()
     port = _free_port()
     log_path: Path = tmp_path / "runall.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runall", "--port", str(port), "--concurrency", "1"],
-            cwd=REPO,
-            env=process_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    proc = start_runall(port, log_path)
     try:
         wait_for(lambda: "The site is up" in log_path.read_text(), timeout=90, message="runall's banner")
         text = log_path.read_text()
@@ -95,15 +100,7 @@ def test_runall_stops_everything_and_fails_when_one_process_dies(transactional_d
         taken.listen()
         port = taken.getsockname()[1]
         log_path: Path = tmp_path / "runall.log"
-        with open(log_path, "wb") as log:
-            proc = subprocess.Popen(
-                [sys.executable, "manage.py", "runall", "--port", str(port), "--concurrency", "1"],
-                cwd=REPO,
-                env=process_env(),
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        proc = start_runall(port, log_path)
         try:
             assert proc.wait(timeout=90) == 1
         finally:
