@@ -142,9 +142,10 @@ DATASET_ROWS = 50
 
 def dataset_breakdown(tasks: list) -> dict:
     """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
-    from leaderboard.challenges.models import Challenge
+    from leaderboard.challenges.models import Challenge, Phase
 
     slugs = [t.slug for t in tasks]
+    phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {
         b.phase.task_slug: b
         for b in Board.objects.select_related("phase").filter(
@@ -165,7 +166,7 @@ def dataset_breakdown(tasks: list) -> dict:
                 .values(*ROW_FIELDS)[:DATASET_ROWS]
             )
             rows = [present_row(spec, row) for row in rows]
-        splits.append({"task": task, "spec": spec, "board": board, "rows": rows})
+        splits.append({"task": task, "spec": spec, "board": board, "rows": rows, "phase": phases.get(task.slug)})
         for row in rows:
             entry = methods.setdefault(
                 (row["team_name"], row["method_name"].casefold()),
@@ -190,4 +191,5 @@ def dataset_breakdown(tasks: list) -> dict:
         "splits": splits,
         "breakdown": breakdown,
         "charts": [chart] if chart else [],
+        "any_synthetic": any(s["phase"] is not None and s["phase"].truth_is_synthetic for s in splits),
     }

@@ -111,6 +111,15 @@ class TruthImport:
     changed: bool
 
 
+def truth_counts(truth) -> dict:
+    """Row counts of a parsed truth for the pages: {"rows": n, "per_seed": {"0": n, ...}} (per seed when seeded)."""
+    counts: dict = {"rows": int(getattr(truth, "n_rows", 0))}
+    by_seed = getattr(truth, "rows_by_seed", None)
+    if by_seed and len(by_seed) > 1:
+        counts["per_seed"] = {str(seed): int(len(rows)) for seed, rows in sorted(by_seed.items())}
+    return counts
+
+
 def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "") -> TruthImport:
     """Validate a truth file with ``scoring`` and store it privately on the phase.
 
@@ -125,12 +134,18 @@ def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, l
         truth = scoring.validate_truth(phase.task, path)
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
+        counts = truth_counts(truth)
         if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
-            changed = phase.truth_is_synthetic != synthetic or (label or source) != phase.truth_source
+            changed = (
+                phase.truth_is_synthetic != synthetic
+                or (label or source) != phase.truth_source
+                or phase.truth_counts != counts
+            )
             if changed:
                 phase.truth_is_synthetic = synthetic
                 phase.truth_source = (label or source)[:500]
-                phase.save(update_fields=["truth_is_synthetic", "truth_source"])
+                phase.truth_counts = counts
+                phase.save(update_fields=["truth_is_synthetic", "truth_source", "truth_counts"])
             return TruthImport(phase, sha, n_rows, changed=False)
         old_name = phase.truth_file.name if phase.truth_file else ""
         suffix = ".csv.gz" if path.name.endswith(".gz") else (".tsv" if path.name.endswith(".tsv") else ".csv")
@@ -140,9 +155,12 @@ def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, l
         phase.truth_is_synthetic = synthetic
         phase.truth_source = (label or source)[:500]
         phase.truth_updated_at = timezone.now()
+        phase.truth_counts = counts
         phase.save(
-            update_fields=["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]
-        )
+            update_fields=[
+                "truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at", "truth_counts",
+            ]
+        )  # fmt: skip
         if old_name and old_name != phase.truth_file.name:
             phase.truth_file.storage.delete(old_name)
         log.info("imported truth for %s from %s (%s rows, sha256 %s)", phase.task_slug, source, n_rows, sha[:12])
