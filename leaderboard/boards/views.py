@@ -117,24 +117,38 @@ def benchmarks(request: HttpRequest) -> HttpResponse:
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------
 
 
+def _aria_sort(state: str, ascending_first: bool) -> str:
+    """The ``aria-sort`` value of a header: the order of its values, "" when it is not the sort."""
+    if not state:
+        return ""
+    ascending = ascending_first != (state == "reversed")
+    return "ascending" if ascending else "descending"
+
+
 def _headers(spec: ViewSpec, controls: Controls) -> dict:
-    def header(key: str, label: str, title: str = "") -> dict:
+    def header(key: str, label: str, title: str = "", ascending_first: bool = True) -> dict:
+        state = controls.sorted_by(key)
         return {
             "key": key,
             "label": label,
             "title": title,
             "query": controls.sort_query(key),
-            "state": controls.sorted_by(key),
+            "state": state,
+            "aria_sort": _aria_sort(state, ascending_first),
         }
+
+    def metric(c) -> dict:
+        # Best first: a higher-is-better column sorts descending.
+        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),
         "method": header("method", "Method"),
         "team": header("team", "Team"),
-        "date": header("date", "Date", "newest first"),
-        "primary": header(spec.columns[0].key, spec.columns[0].label, spec.columns[0].description),
-        "columns": [header(c.key, c.label, c.description) for c in spec.columns[1:]],
-        "classes": [header(c.key, c.label, c.description) for c in spec.class_columns],
+        "date": header("date", "Date", "newest first", ascending_first=False),
+        "primary": metric(spec.columns[0]),
+        "columns": [metric(c) for c in spec.columns[1:]],
+        "classes": [metric(c) for c in spec.class_columns],
     }
 
 
@@ -207,6 +221,12 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         "dataset_tasks": dataset_tasks if len(dataset_tasks) > 1 else [],
         "text_sorts": TEXT_SORTS,
         "n_columns": 8 + len(spec.sortable),
+        "column_groups": [
+            {"key": key, "label": label, "checked": controls.shows(key)}
+            for key, label in query.COLUMN_GROUPS
+            if key != "classes" or spec.class_columns
+        ],
+        "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
     }
     return render(request, "boards/board.html", context)
 
