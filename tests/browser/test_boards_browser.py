@@ -70,6 +70,8 @@ def test_the_leaderboard_renders_its_charts_and_the_direction_toggle_reranks(pag
     shutil.copyfile(path, REPO / "docs" / "screenshots" / "leaderboard.png")
 
     page.get_by_role("radio", name="Direction-agnostic").check()
+    assert page.url.endswith("/tasks/mudi/")  # a change alone does not reload (arrowing radios must not)
+    page.locator("#board-controls button[type=submit]").click()
     page.wait_for_url("**/tasks/mudi/?direction=agnostic")
     page.wait_for_selector("[data-chart] svg.main-svg")
     agnostic = methods_in_order(page)
