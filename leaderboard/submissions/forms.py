@@ -95,7 +95,9 @@ class SubmissionForm(forms.Form):
         self.problems: scoring.ScoringError | None = None
         self.validated_inline = False
         # A file kept from an earlier attempt (shown as "... is kept"), or None.
-        self.kept: staging.Staged | None = staging.load(user, self.data.get("staged_file", "")) if self.is_bound else None
+        self.kept: staging.Staged | None = None
+        if self.is_bound:
+            self.kept = staging.load(user, self.data.get("staged_file", ""))
         teams = Team.objects.for_user(user).order_by("-personal", "name")
         self.fields["team"].queryset = teams
         personal = teams.filter(personal=True).first()
@@ -150,7 +152,7 @@ class SubmissionForm(forms.Form):
         return cleaned
 
     def keep_file(self) -> None:
-        """After a form error: stage a newly chosen file that passed its checks, so the user need not choose it again."""
+        """After a form error: stage a newly chosen file that passed its checks (no need to choose it again)."""
         upload = self.files.get("file")
         if upload is None or "file" in self.errors:
             return

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_boards_browser import mudi_board, no_favicon  # noqa: F401 (fixtures)
 from tests.conftest import REPO
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
