@@ -6,7 +6,9 @@ import logging
 
 from django.conf import settings
 from django.core.mail import send_mail
+from django.urls import reverse
 
+from leaderboard.links import site_url
 from leaderboard.submissions.models import Submission
 
 log = logging.getLogger(__name__)
@@ -15,7 +17,7 @@ log = logging.getLogger(__name__)
 def result_email(submission: Submission) -> tuple[str, str]:
     """Subject and plain-text body for a finished submission."""
     task = submission.phase.task
-    url = f"{settings.SITE_URL.rstrip('/')}/submissions/{submission.pk}/"
+    url = site_url(submission.get_absolute_url())
     if submission.status == Submission.Status.SCORED:
         metric = task.metric(task.primary)
         value = "not computed" if submission.primary_value is None else f"{submission.primary_value:.4f}"
@@ -37,8 +39,8 @@ def result_email(submission: Submission) -> tuple[str, str]:
         "",
         f"All metrics: {url}",
         "",
-        f"You get these emails because result emails are on in your profile ({settings.SITE_URL.rstrip('/')}"
-        "/accounts/profile/); switch them off there.",
+        f"You get these emails because result emails are on in your profile ({site_url(reverse('accounts:profile'))}); "
+        "switch them off there.",
     ]
     return subject, "\n".join(lines)
 
