@@ -6,9 +6,8 @@ import logging
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.urls import reverse
 
-from leaderboard.links import site_url
+from leaderboard.links import absolute_reverse
 from leaderboard.submissions.models import Submission
 
 log = logging.getLogger(__name__)
@@ -17,7 +16,7 @@ log = logging.getLogger(__name__)
 def result_email(submission: Submission) -> tuple[str, str]:
     """Subject and plain-text body for a finished submission."""
     task = submission.phase.task
-    url = site_url(submission.get_absolute_url())
+    url = absolute_reverse("submissions:detail", submission.pk)
     if submission.status == Submission.Status.SCORED:
         metric = task.metric(task.primary)
         value = "not computed" if submission.primary_value is None else f"{submission.primary_value:.4f}"
@@ -39,8 +38,8 @@ def result_email(submission: Submission) -> tuple[str, str]:
         "",
         f"All metrics: {url}",
         "",
-        f"You get these emails because result emails are on in your profile ({site_url(reverse('accounts:profile'))}); "
-        "switch them off there.",
+        "You get these emails because result emails are on in your profile "
+        f"({absolute_reverse('accounts:profile')}); switch them off there.",
     ]
     return subject, "\n".join(lines)
 
