@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from django.core import signing
 from django.core.files import File
@@ -56,7 +57,7 @@ def load(user, token: str) -> Staged | None:
     except signing.BadSignature:  # includes SignatureExpired
         return None
     stored = payload.get("file", "")
-    if payload.get("user") != user.pk or not stored.startswith(_folder(user) + "/"):
+    if payload.get("user") != user.pk or PurePosixPath(stored).parent != PurePosixPath(_folder(user)):
         return None
     if not private_storage().exists(stored):
         return None

@@ -62,7 +62,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exceeded))
         else:
             form.discard_kept()
-            return redirect(f"/submissions/{submission.pk}/")
+            return redirect(submission)
     if request.method == "POST":
         form.keep_file()
     context = {
@@ -157,7 +157,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     else:
         services.requeue(submission)
         messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
 
 
 @require_POST
@@ -166,4 +166,4 @@ def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
