@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET
 
 import scoring
 from leaderboard.boards import cache, exports, query
+from leaderboard.boards.charts import TOP_METHODS
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, page_rows, sibling_task
+from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     TEXT_SORTS,
@@ -187,7 +188,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     rows, total = page_rows(board, spec, controls, team_ids)
     n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
     sibling = _sibling_board(task)
-    charts = board_charts(board, spec, sibling) if board is not None else []
+    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     family = scoring.FAMILIES[task.family]
     dataset_tasks = _dataset_tasks(task)
     context = {
@@ -208,6 +209,8 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         if len(views_for(task)) > 1
         else [],
         "charts": charts,
+        "charts_follow_view": follows_view(controls),
+        "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),
         "metric_name": task.metric(spec.metric).name,
         "sort_label": _sort_label(spec, controls.sort),
