@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import scoring
 from leaderboard.boards.charts import submission_charts
+from leaderboard.boards.present import board_standing
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
@@ -111,17 +112,26 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
+def _detail_context(request: HttpRequest, submission: Submission) -> dict:
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
-    context = {
+    standing = board_standing(submission) if scored else None
+    absent = ""
+    if scored and standing is None and submission.phase.boards.filter(computed_at__gte=submission.finished_at).exists():
+        absent = (
+            "the board shows the best public submission of each team and method"
+            if submission.is_public
+            else "it is private and a better submission of the same method represents it"
+        )
+    return {
         "submission": submission,
         "task": task,
         "phase": submission.phase,
         "headline": headline_metrics(submission) if scored else [],
         "all_results": submission.results.order_by("seed", "key") if scored else [],
         "charts": submission_charts(submission) if scored else [],
+        "standing": standing,
+        "standing_absent": absent,
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],
@@ -132,7 +142,20 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         "is_member": access.allowed(request.user, submission, access.TEAM),
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
-    return render(request, "submissions/detail.html", context)
+
+
+def detail(request: HttpRequest, submission_id) -> HttpResponse:
+    submission = access.get_submission_for(request.user, submission_id)
+    return render(request, "submissions/detail.html", _detail_context(request, submission))
+
+
+@require_GET
+def report(request: HttpRequest, submission_id) -> HttpResponse:
+    """The live part of the page (status, rank, metrics, charts), swapped in by the status poll."""
+    submission = access.get_submission_for(request.user, submission_id)
+    response = render(request, "submissions/_report.html", _detail_context(request, submission))
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
