@@ -72,7 +72,7 @@
 
   // Replace the live part of the page with the server's rendering of it; while the board
   // has not taken the new score in yet (data-standing-pending), ask again a few times.
-  function swapReport(attempt) {
+  function swapReport(attempt, data) {
     var holder = document.getElementById("live-report");
     if (!holder) { return; }
     fetch(holder.getAttribute("data-report-url"), { credentials: "same-origin", headers: { Accept: "text/html" } })
@@ -87,15 +87,16 @@
         var label = document.getElementById("status-label");
         announce("Status: " + (label ? label.textContent : status) + "." + (standing ? " " + standing.textContent.replace(/\s+/g, " ").trim() : ""));
         if (standing && standing.getAttribute("data-standing-pending") && attempt < 10) {
-          window.setTimeout(function () { swapReport(attempt + 1); }, 1500);
+          window.setTimeout(function () { swapReport(attempt + 1, data); }, 1500);
         }
       })
       .catch(function () {
-        if (attempt < 10) { window.setTimeout(function () { swapReport(attempt + 1); }, 3000); }
+        if (attempt === 0) { renderInPlace(data); } // at least the status, until the report loads
+        if (attempt < 10) { window.setTimeout(function () { swapReport(attempt + 1, data); }, 3000); }
       });
   }
 
-  function render(data) {
+  function renderInPlace(data) {
     var label = document.getElementById("status-label");
     text(label, data.status_display);
     if (label) { label.className = "pill pill-" + data.status; }
@@ -103,9 +104,14 @@
     box.setAttribute("data-status", data.status);
     renderDetail(data);
     renderError(data);
+  }
+
+  function render(data) {
     if (FINISHED[data.status]) {
-      swapReport(0);
+      // The server renders the finished page part (rank, metrics, charts): the label changes with it.
+      swapReport(0, data);
     } else {
+      renderInPlace(data);
       announce("Status: " + data.status_display + ".");
     }
   }
