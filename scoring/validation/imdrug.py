@@ -81,13 +81,13 @@ def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Tab
     check_columns(raw, required=[ID, LABEL], optional=[SEED], display=[SEED, ID, LABEL])
     numeric = [LABEL] if numeric_label else []
     categorical = [c for c in raw.header if c not in numeric]
-    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
 def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug classification truth file."""
     table = _truth_table(task, raw, limits, numeric_label=False)
-    problems = Problems()
+    problems = table.start_problems()
     labels = class_codes(table, LABEL, task.classes, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
@@ -97,7 +97,7 @@ def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
 def load_regression_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug regression truth file (finite float labels)."""
     table = _truth_table(task, raw, limits, numeric_label=True)
-    problems = Problems()
+    problems = table.start_problems()
     labels = check_numbers(table, LABEL, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
@@ -162,7 +162,7 @@ def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: boo
     if not classification:
         numeric = [PREDICTION]
     categorical = [c for c in raw.header if c not in numeric]
-    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
 def read_classification_prediction(task, raw: RawFile, limits: Limits) -> Table:
@@ -179,7 +179,7 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
     """Validate parsed classification predictions against the truth and align them; also returns the row count."""
     # The table's columns are the normalised header, so this finds the same columns as the reader did.
     prob_columns = probability_columns(tuple(table.frame.columns), task.classes)
-    problems = Problems()
+    problems = table.start_problems()
     y_pred = class_codes(table, PREDICTION, task.classes, problems)
     proba = None
     if prob_columns:
@@ -205,7 +205,7 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
 
 def align_regression(task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:
     """Validate parsed regression predictions against the truth and align them; also returns the row count."""
-    problems = Problems()
+    problems = table.start_problems()
     values = check_numbers(table, PREDICTION, problems)
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()
