@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
+    "leaderboard.errors.SiteErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "leaderboard.urls"
