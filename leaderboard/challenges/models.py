@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 
 from leaderboard.storage import private_storage
@@ -159,6 +160,10 @@ class Phase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenge.slug}/{self.slug}"
+
+    def get_absolute_url(self) -> str:
+        """The phase's leaderboard (a standing phase's board lives at its task's page)."""
+        return reverse("boards:task", args=[self.task_slug])
 
     @property
     def task(self):
