@@ -88,3 +88,9 @@ class Phase(models.Model):
     @property
     def has_truth(self) -> bool:
         return bool(self.truth_file)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the phase takes submissions now (started and not ended)."""
+        now = timezone.now()
+        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
