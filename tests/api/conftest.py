@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.boards.conftest import standing  # noqa: F401 (a fixture, shared with the board tests)
 from tests.submissions.helpers import mudi_truth_csv, standing_phase_with_truth
 
 
