@@ -5,12 +5,12 @@ Parse and validate truth and prediction files (``scoring.readers``,
 and build truth and test-input files (``scoring.truth``). Never imports Django.
 """
 
-from scoring.api import Score, align, load_truth, score_files, validate_truth
+from scoring.api import Score, align, load_truth, score_files, validate_prediction, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
 from scoring.tasks import FAMILIES, TASKS, get_task
-from scoring.truth import make_chemicalx_truth, test_inputs
+from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs
 
 __version__ = SCORER_VERSION
 
@@ -28,5 +28,7 @@ __all__ = [
     "make_chemicalx_truth",
     "score_files",
     "test_inputs",
+    "truth_from_inputs",
+    "validate_prediction",
     "validate_truth",
 ]
