@@ -176,6 +176,12 @@ class Phase(models.Model):
         return bool(self.truth_file)
 
     @property
+    def is_open(self) -> bool:
+        """Whether the phase takes submissions now (started and not ended)."""
+        now = timezone.now()
+        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
+
+    @property
     def split_spec(self):
         """The phase's ``scoring.SplitSpec``, or None when every row is public (standing phases)."""
         if not self.split:
