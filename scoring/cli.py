@@ -1,4 +1,4 @@
-"""``python -m scoring``: list tasks, score a file (or one part of a split), validate a file, make test inputs and ChemicalX truths.
+"""``python -m scoring``: list tasks, score or validate a file (or one part of a split), make inputs and truths.
 
 Exit status: 0 on success, 2 on invalid input (bad file, unknown task, missing
 file), as argparse does for bad arguments.
