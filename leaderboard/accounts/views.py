@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -69,11 +70,33 @@ def profile(request: HttpRequest) -> HttpResponse:
     context = {
         "memberships": memberships,
         "invitations": invitations,
-        "submissions": submissions,
+        "submissions": _with_task_and_rank(list(submissions)),
         "notifications_form": NotificationsForm(instance=user),
         "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
+
+
+def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
+    """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
+
+    The rank is the submission's row on the task's default board (ranked by the primary
+    metric); a submission that is not its method's row on the board has none. The board
+    rows are looked up by model name: the boards app sits above this one.
+    """
+    board_row = apps.get_model("boards", "BoardRow")
+    ranks = {
+        (row["submission_id"], row["board__metric"]): row["rank"]
+        for row in board_row.objects.filter(submission__in=submissions, rank__isnull=False).values(
+            "submission_id", "board__metric", "rank"
+        )
+    }
+    for submission in submissions:
+        task = submission.phase.task
+        submission.task_name = f"{task.dataset_name} · {task.split}"
+        submission.metric_name = task.metric(task.primary).name
+        submission.board_rank = ranks.get((submission.pk, task.primary))
+    return submissions
 
 
 @login_required

@@ -69,13 +69,20 @@ def label(row: dict) -> str:
 # --- board charts ---------------------------------------------------------------------------
 
 
-def class_f1_chart(class_keys: Sequence[tuple[str, str]], rows: Sequence[dict], setting: str = "") -> dict | None:
-    """Per-class F1 of the top methods: grouped bars up to 10 classes, a heatmap beyond."""
+def _whose(rows: Sequence[dict], chosen: bool) -> str:
+    """Whose values a chart shows: the best rows of a board, or the submissions someone picked."""
+    return f"the {len(rows)} compared submissions" if chosen else f"the top {len(rows)} methods"
+
+
+def class_f1_chart(
+    class_keys: Sequence[tuple[str, str]], rows: Sequence[dict], setting: str = "", *, chosen: bool = False
+) -> dict | None:
+    """Per-class F1 of the top methods (or of ``chosen`` rows): grouped bars up to 10 classes, a heatmap beyond."""
     rows = [r for r in rows[:TOP_METHODS] if any(r["metrics"].get(key) is not None for _, key in class_keys)]
     if not class_keys or not rows:
         return None
     names = [name for name, _ in class_keys]
-    title = f"Per-class F1 of the top {len(rows)} methods{setting}"
+    title = f"Per-class F1 of {_whose(rows, chosen)}{setting}"
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in class_keys)] for r in rows]
     if len(class_keys) <= 10:
         fig = _figure(
@@ -153,8 +160,10 @@ def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, 
     )
 
 
-def seed_strip(metric_name: str, seed_keys: Sequence[tuple[int, str]], rows: Sequence[dict]) -> dict | None:
-    """Per-seed values of the ranking metric for the top methods (box with every point)."""
+def seed_strip(
+    metric_name: str, seed_keys: Sequence[tuple[int, str]], rows: Sequence[dict], *, chosen: bool = False
+) -> dict | None:
+    """Per-seed values of the ranking metric for the top methods or ``chosen`` rows (box with every point)."""
     rows = [r for r in rows[:TOP_METHODS] if any(r["metrics"].get(key) is not None for _, key in seed_keys)]
     if not seed_keys or not rows:
         return None
@@ -175,7 +184,7 @@ def seed_strip(metric_name: str, seed_keys: Sequence[tuple[int, str]], rows: Seq
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in seed_keys)] for r in rows]
     return _chart(
         "seeds",
-        f"{metric_name} per seed, top {len(rows)} methods",
+        f"{metric_name} per seed, {_whose(rows, chosen).removeprefix('the ')}",
         fig,
         ["method", *(f"seed {seed}" for seed, _ in seed_keys)],
         table_rows,
