@@ -48,3 +48,12 @@ def get_team_invitation_for(user: User, slug: str, invitation_id: int) -> Invita
     if invitation is None:
         raise Http404("No such invitation.")
     return invitation
+
+
+def get_team_member_for(user: User, slug: str, member_id: int) -> tuple[Team, User]:
+    """Team ``slug`` and one of its members, for the team's owners (404 outsiders and non-members, 403 members)."""
+    team = get_owned_team_for(user, slug)
+    membership = team.memberships.select_related("user").filter(user_id=member_id).first()
+    if membership is None:
+        raise Http404("No such member.")
+    return team, membership.user

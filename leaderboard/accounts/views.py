@@ -6,6 +6,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -97,6 +98,17 @@ def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
         submission.metric_name = task.metric(task.primary).name
         submission.board_rank = ranks.get((submission.pk, task.primary))
     return submissions
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout (POST only), then says so on the page it lands on."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        was_logged_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_logged_in:
+            messages.info(request, "You have logged out.")
+        return response
 
 
 @login_required
