@@ -129,6 +129,28 @@ def check_numbers(
     return values
 
 
+def label_codes(
+    table: Table, column: str, code_of: Callable[[str], int], problems: Problems, *, what: str, hint: str
+) -> np.ndarray:
+    """Per-row code of a label column (``code_of`` per distinct text; -1 unknown); unknown and empty ones reported.
+
+    An unknown label reads ``Line 7, column "label": "x" is not <what>; <hint>.``
+    """
+    categories, codes = category_values(table.frame[column])
+    per_category = np.array([code_of(c) for c in categories], dtype=np.int64)
+    values = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
+    name = table.label(column)
+
+    def message(row: int, line: int) -> str:
+        text = categories[codes[row]]
+        if not text:
+            return f'Line {line}, column "{name}" is empty.'
+        return f'Line {line}, column "{name}": "{text}" is not {what}; {hint}.'
+
+    add_located(problems, table, np.flatnonzero(values < 0), message, column)
+    return values
+
+
 def check_not_empty(table: Table, columns: Sequence[str], problems: Problems) -> None:
     """Report rows where a required text column is empty."""
     for column in columns:

@@ -16,8 +16,8 @@ import numpy as np
 
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
-from scoring.readers import Limits, RawFile, Table, category_values, check_columns, parse_rows
-from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
+from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
+from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
 ID = "id"
@@ -61,19 +61,14 @@ def describe_classes(classes: tuple[str, ...]) -> str:
 def class_codes(table: Table, column: str, classes: tuple[str, ...], problems: Problems) -> np.ndarray:
     """Per-row class index of a label column; unknown or empty labels are reported and coded -1."""
     lookup = class_lookup(classes)
-    categories, codes = category_values(table.frame[column])
-    per_category = np.array([_lookup_label(c, lookup) for c in categories], dtype=np.int64)
-    values = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
-    name = table.label(column)
-
-    def message(row: int, line: int) -> str:
-        text = categories[codes[row]]
-        if not text:
-            return f'Line {line}, column "{name}" is empty.'
-        return f'Line {line}, column "{name}": "{text}" is not a class of this task; {describe_classes(classes)}.'
-
-    add_located(problems, table, np.flatnonzero(values < 0), message, column)
-    return values
+    return label_codes(
+        table,
+        column,
+        lambda text: _lookup_label(text, lookup),
+        problems,
+        what="a class of this task",
+        hint=describe_classes(classes),
+    )
 
 
 def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:

@@ -27,6 +27,7 @@ from scoring.validation.common import (
     add_located,
     apply_aliases,
     duplicate_rows,
+    label_codes,
     report_missing,
     report_not_in_truth,
     report_repeats,
@@ -83,19 +84,16 @@ def _read(raw: RawFile, limits: Limits) -> Table:
 
 
 def _labels(table: Table, problems: Problems, *, truth: bool) -> np.ndarray:
-    categories, codes = category_values(table.frame[LABEL])
-    per_category = np.array([LABELS.get(normalise_label(c), -1) for c in categories], dtype=np.int64)
-    labels = per_category[codes]
     name = table.label(LABEL)
     allowed = ", ".join(CLASS_NAMES[:3] if truth else CLASS_NAMES)
-
-    def unknown(row: int, line: int) -> str:
-        text = categories[codes[row]]
-        if not text:
-            return f'Line {line}, column "{name}" is empty.'
-        return f'Line {line}, column "{name}": "{text}" is not a MUDI class; expected one of {allowed}.'
-
-    add_located(problems, table, np.flatnonzero(labels < 0), unknown, LABEL)
+    labels = label_codes(
+        table,
+        LABEL,
+        lambda text: LABELS.get(normalise_label(text), -1),
+        problems,
+        what="a MUDI class",
+        hint=f"expected one of {allowed}",
+    )
     if truth:
         add_located(
             problems,
