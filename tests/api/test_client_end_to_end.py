@@ -22,7 +22,8 @@ from tests.scoring.test_malformed_corpus import DEFAULT_TRUTH, PREDICTION_CASES
 from tests.submissions.helpers import invalid_mudi_csv, mudi_truth_csv
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-CLI = str(Path(sys.executable).with_name("ddi-leaderboard"))
+# The console script's code, run from this checkout (PYTHONPATH below) rather than whatever is installed.
+CLI = [sys.executable, "-c", "from ddi_leaderboard.cli import run; run()"]
 
 
 @pytest.fixture
@@ -31,6 +32,7 @@ def home(tmp_path) -> dict:
     env = dict(os.environ)
     env.update({"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")})
     env.pop("DDI_LEADERBOARD_TOKEN", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "client"), str(REPO)])
     return env
 
 
@@ -43,7 +45,7 @@ def isolated(home, monkeypatch):
 
 
 def run_cli(env: dict, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([CLI, *args], env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
+    return subprocess.run([*CLI, *args], env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
 
 
 def _import(task: str, content: bytes | str, tmp_path) -> Phase:
