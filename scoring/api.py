@@ -106,6 +106,14 @@ def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits
     task = resolve_task(task)
     parsed, table = _read_both(task, truth, pred, _limits(limits))
     aligned, n_rows = align_table(task, parsed, table)
+    return score_aligned(task, aligned, n_rows)
+
+
+def score_aligned(task: Task, aligned: Aligned, n_rows: int) -> Score:
+    """Compute the metrics of an aligned prediction (``n_rows`` prediction rows) as a Score.
+
+    ``score_files`` ends here; ``scoring.splits`` calls it once per part of a split.
+    """
     result = compute(task, aligned)
     return Score(
         task=task.slug,

@@ -18,9 +18,9 @@ from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.examples import example_frame
-from leaderboard.submissions.forms import SubmissionForm, megabytes
+from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import headline_metrics, status_payload
+from leaderboard.submissions.presenters import headline_metrics, status_payload, truth_size
 
 
 def _phase_or_404(slug: str) -> Phase:
@@ -36,7 +36,13 @@ def _phase_or_404(slug: str) -> Phase:
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
     can_submit = phase.has_truth and phase.is_open
-    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
+    form = SubmissionForm(
+        request.POST or None,
+        request.FILES or None,
+        phase=phase,
+        user=request.user,
+        initial=None if request.method == "POST" else previous_answers(request.user, phase),
+    )
     if request.method == "POST" and can_submit and form.is_valid():
         try:
             submission = services.create_submission(
@@ -49,7 +55,10 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except quotas.QuotaExceeded as exceeded:
             form.add_error(None, str(exceeded))
         else:
-            return redirect(f"/submissions/{submission.pk}/")
+            form.discard_kept()
+            return redirect(submission)
+    if request.method == "POST":
+        form.keep_file()
     context = {
         "phase": phase,
         "task": phase.task,
@@ -59,6 +68,8 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
+        "error_summary": form.error_summary() if form.is_bound else [],
+        "truth_size": truth_size(phase),
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "submissions/submit.html", context, status=status)
@@ -140,7 +151,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     else:
         services.requeue(submission)
         messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
 
 
 @require_POST
@@ -149,4 +160,4 @@ def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
