@@ -1,4 +1,4 @@
-"""``python -m scoring``: list tasks, score a file (or one part of a split), make test inputs and ChemicalX truths.
+"""``python -m scoring``: list tasks, score or validate a file (or one part of a split), make inputs and truths.
 
 Exit status: 0 on success, 2 on invalid input (bad file, unknown task, missing
 file), as argparse does for bad arguments.
@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Sequence
 
-from scoring.api import Score, resolve_task, score_files
+from scoring.api import Score, resolve_task, score_files, validate_prediction
 from scoring.errors import ScoringError, fail
 from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
 from scoring.tasks import TASKS, Task
@@ -63,6 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--fraction", type=float, help="with --split: public fraction of a hash split, e.g. 0.3")
     score.add_argument("--split-seed", type=int, default=0, help="with --fraction: the split's seed (default 0)")
 
+    validate = commands.add_parser(
+        "validate", help="check a prediction file without the labels (the server's checks, same messages)"
+    )
+    validate.add_argument("task", help="task slug (see `tasks`)")
+    validate.add_argument("pred", help="prediction file (CSV/TSV, optionally gzip)")
+    validate.add_argument(
+        "--inputs", help="the task's test inputs (/tasks/<slug>/inputs.csv): adds duplicate, unknown and missing keys"
+    )
+    validate.add_argument("--json", action="store_true", help="print one JSON object")
+
     inputs = commands.add_parser("inputs", help="write the truth's key columns without labels")
     inputs.add_argument("task")
     inputs.add_argument("--truth", required=True)
@@ -85,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tasks()
         if args.command == "score":
             return _score(args)
+        if args.command == "validate":
+            return _validate(args)
         if args.command == "inputs":
             truth = args.truth
             if has_usage_column(truth):  # a challenge truth: participants never see the usage column
@@ -133,6 +145,20 @@ def _score(args: argparse.Namespace) -> int:
         print(json.dumps(out))
     else:
         print(format_report(task, result, part=args.split))
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace) -> int:
+    n_rows = validate_prediction(args.task, args.pred, inputs=args.inputs)
+    scope = "against the test inputs" if args.inputs else "format only (give --inputs to check the keys)"
+    if args.json:
+        print(
+            json.dumps(
+                {"task": args.task, "valid": True, "rows": n_rows, "checked": "inputs" if args.inputs else "format"}
+            )
+        )
+    else:
+        print(f"Valid: {n_rows:,} rows for {args.task}, {scope}.")
     return EXIT_OK
 
 

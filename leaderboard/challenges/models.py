@@ -164,6 +164,8 @@ class Phase(models.Model):
     truth_is_synthetic = models.BooleanField(default=False)
     truth_source = models.CharField(max_length=500, blank=True)
     truth_updated_at = models.DateTimeField(null=True, blank=True)
+    # Row counts of the truth, written at import so pages never parse the file: {"rows": n, "per_seed": {seed: n}}.
+    truth_counts = models.JSONField(default=dict, blank=True)
 
     objects = PhaseQuerySet.as_manager()
 
@@ -202,6 +204,26 @@ class Phase(models.Model):
     @property
     def has_truth(self) -> bool:
         return bool(self.truth_file)
+
+    @property
+    def truth_provenance(self) -> dict | None:
+        """What the pages and exports say this phase is scored against (None without a truth)."""
+        if not self.has_truth:
+            return None
+        return {
+            "source": self.truth_source,
+            "sha256": self.truth_sha256,
+            "sha256_prefix": self.truth_sha256[:12],
+            "synthetic": self.truth_is_synthetic,
+            "kind": "synthetic demo labels" if self.truth_is_synthetic else "real published labels",
+            "rows": (self.truth_counts or {}).get("rows"),
+        }
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the phase takes submissions now (started and not ended)."""
+        now = timezone.now()
+        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
 
     @property
     def split_spec(self):

@@ -113,6 +113,15 @@ class TruthImport:
     changed: bool
 
 
+def truth_counts(truth) -> dict:
+    """Row counts of a parsed truth for the pages: {"rows": n, "per_seed": {"0": n, ...}} (per seed when seeded)."""
+    counts: dict = {"rows": int(getattr(truth, "n_rows", 0))}
+    by_seed = getattr(truth, "rows_by_seed", None)
+    if by_seed and len(by_seed) > 1:
+        counts["per_seed"] = {str(seed): int(len(rows)) for seed, rows in sorted(by_seed.items())}
+    return counts
+
+
 def validate_phase_truth(phase: Phase, path: Path):
     """Parse a truth file for ``phase`` as ``scoring`` will score it, split included; raises ScoringError."""
     spec = phase.split_spec
@@ -138,12 +147,18 @@ def import_truth(
         truth = validate_phase_truth(phase, path)
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
+        counts = truth_counts(truth)
         if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
-            changed = phase.truth_is_synthetic != synthetic or (label or source) != phase.truth_source
+            changed = (
+                phase.truth_is_synthetic != synthetic
+                or (label or source) != phase.truth_source
+                or phase.truth_counts != counts
+            )
             if changed:
                 phase.truth_is_synthetic = synthetic
                 phase.truth_source = (label or source)[:500]
-                phase.save(update_fields=["truth_is_synthetic", "truth_source"])
+                phase.truth_counts = counts
+                phase.save(update_fields=["truth_is_synthetic", "truth_source", "truth_counts"])
             return TruthImport(phase, sha, n_rows, changed=False)
         suffix = ".csv.gz" if path.name.endswith(".gz") else (".tsv" if path.name.endswith(".tsv") else ".csv")
         with open(path, "rb") as handle:
@@ -152,11 +167,15 @@ def import_truth(
         phase.truth_is_synthetic = synthetic
         phase.truth_source = (label or source)[:500]
         phase.truth_updated_at = timezone.now()
+        phase.truth_counts = counts
         with transaction.atomic():
             phase.save(
-                update_fields=["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]
-            )
-            # The version     shares the stored file with the phase; an earlier version's file is kept.
+                update_fields=[
+                    "truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at",
+                    "truth_counts",
+                ]
+            )  # fmt: skip
+            # The version shares the stored file with the phase; an earlier version's file is kept.
             TruthVersion.objects.update_or_create(
                 phase=phase,
                 sha256=sha,
