@@ -328,3 +328,20 @@ def test_a_split_made_for_another_truth_is_refused():
     pred = as_file(("seed", "id", "prediction"), [r for r in hiv_rows(30)])
     with pytest.raises(ScoringError, match="made for another truth"):
         score_parts("imdrug-hiv-random", large, pred, split)
+
+
+def test_the_split_benchmark_script_runs_on_a_tiny_input():
+    import subprocess
+    import sys
+
+    from tests.scoring.conftest import REPO
+
+    result = subprocess.run(
+        [sys.executable, "bench/splits.py", "--repeat", "1", "--keys", "2000"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "make_split on 2,000 keys vs load_truth" in result.stdout
