@@ -94,6 +94,25 @@ def test_a_hash_split_does_not_depend_on_the_file_format(seed, delimiter, gz):
 
 
 @FEW
+@given(seed=st.integers(0, 2**31), delimiter=st.sampled_from([",", "\t", ";"]), gz=st.booleans(), quote=st.booleans())
+def test_a_keyed_hash_split_does_not_depend_on_the_file_format(seed, delimiter, gz, quote):
+    header = ("seed", "drug_1", "drug_2", "context", "label")
+    rows = [(s, f"D{i}", f"D{i + 1}", f"C{i % 3}", i % 2) for s in range(10) for i in range(12)]
+    spec = SplitSpec.hashed(0.5, seed)
+    plain = load_truth("chemicalx-drugcomb", as_file(header, rows))
+    if quote:
+        rows = [(s, f'"{a}"', b, f'" {c}"', label) for s, a, b, c, label in rows]
+    other = load_truth("chemicalx-drugcomb", as_file(header, rows, delimiter=delimiter, gz=gz))
+    try:
+        expected = public_units(plain, make_split("chemicalx-drugcomb", plain, spec))
+    except ScoringError:
+        with pytest.raises(ScoringError):
+            make_split("chemicalx-drugcomb", other, spec)
+        return
+    assert public_units(other, make_split("chemicalx-drugcomb", other, spec)) == expected
+
+
+@FEW
 @given(seed=st.integers(0, 2**31))
 def test_both_orientations_of_a_mudi_pair_fall_on_the_same_side(seed):
     rows = mudi_lines(40)
@@ -345,3 +364,20 @@ def test_the_split_benchmark_script_runs_on_a_tiny_input():
     )
     assert result.returncode == 0, result.stderr
     assert "make_split on 2,000 keys vs load_truth" in result.stdout
+
+
+@pytest.mark.parametrize(("delimiter", "gz"), [("\t", True), (";", False), (",", True)])
+def test_a_usage_split_reads_the_same_from_any_column_position_and_format(delimiter, gz):
+    header = ("seed", "drug_1", "usage", "drug_2", "context", "label")
+    lines = CHEMICALX_TRUTH.strip().split("\n")[1:]
+    usages = ["public", "private", "public", "private", "public", "private"]
+    rows = []
+    for line, usage in zip(lines, usages, strict=True):
+        cells = line.split(",")
+        rows.append((*cells[:2], usage, *cells[2:]))
+    expected = load_split_truth("chemicalx-drugcomb", with_usage(CHEMICALX_TRUTH, usages), SplitSpec.usage())
+    truth, split = load_split_truth(
+        "chemicalx-drugcomb", as_file(header, rows, delimiter=delimiter, gz=gz), SplitSpec.usage()
+    )
+    assert public_units(truth, split) == public_units(*expected)
+    assert truth.n_rows == 6
