@@ -131,3 +131,52 @@ def test_the_list_costs_a_fixed_number_of_queries(client, challenges, django_ass
         organized(f"extra-{i}", f"Extra {i}", start_days=-1, end_days=3)
     with django_assert_max_num_queries(6):
         client.get("/challenges/")
+
+
+TRUTH_WITH_USAGE = "seed,id,label,usage\n0,m1,0,public\n0,m2,1,private\n1,m1,1,private\n1,m3,0,public\n"
+
+
+def with_truth(challenge, tmp_path):
+    from leaderboard.challenges.services import import_truth
+
+    phase = challenge.phases.get()
+    phase.task_slug = "imdrug-hiv-random"
+    phase.split = {"usage": True}
+    phase.save()
+    path = tmp_path / "truth.csv"
+    path.write_text(TRUTH_WITH_USAGE)
+    import_truth(phase, path)
+    return phase
+
+
+def test_an_open_phase_offers_its_test_inputs_without_labels_or_usage(client, challenges, tmp_path):
+    with_truth(challenges["open"], tmp_path)
+    page = client.get("/challenges/open-2027/")
+    assertContains(page, 'href="/challenges/open-2027/test/inputs.csv"')
+    response = client.get("/challenges/open-2027/test/inputs.csv")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="open-2027-test-inputs.csv"'
+    assert response.content.decode().splitlines() == ["seed,id", "0,m1", "0,m2", "1,m1", "1,m3"]
+
+
+def test_an_upcoming_phase_keeps_its_inputs_for_the_organizers(client, challenges, tmp_path, alice, charlie):
+    challenges["upcoming"].organizers.add(alice)
+    with_truth(challenges["upcoming"], tmp_path)
+    assertNotContains(client.get("/challenges/later-2027/"), "inputs.csv")
+    assert client.get("/challenges/later-2027/test/inputs.csv").status_code == 404
+    client.force_login(charlie)
+    assert client.get("/challenges/later-2027/test/inputs.csv").status_code == 404
+    client.force_login(alice)
+    assert client.get("/challenges/later-2027/test/inputs.csv").status_code == 200
+
+
+def test_inputs_of_an_unpublished_challenge_are_404_for_outsiders(client, challenges, tmp_path, charlie):
+    with_truth(challenges["hidden"], tmp_path)
+    client.force_login(charlie)
+    assert client.get("/challenges/draft-2027/test/inputs.csv").status_code == 404
+
+
+def test_a_phase_without_truth_or_an_unknown_phase_has_no_inputs(client, challenges):
+    assertNotContains(client.get("/challenges/open-2027/"), "inputs.csv")
+    assert client.get("/challenges/open-2027/test/inputs.csv").status_code == 404
+    assert client.get("/challenges/open-2027/nope/inputs.csv").status_code == 404
