@@ -381,3 +381,19 @@ def test_a_usage_split_reads_the_same_from_any_column_position_and_format(delimi
     )
     assert public_units(truth, split) == public_units(*expected)
     assert truth.n_rows == 6
+
+
+def test_a_key_whose_first_usage_is_unknown_is_still_checked_for_conflicts():
+    usages = ["hidden", "private", "public", "private", "private", "public"]
+    with pytest.raises(ScoringError) as error:
+        load_split_truth("chemicalx-drugcomb", with_usage(CHEMICALX_TRUTH, usages), SplitSpec.usage())
+    assert [p.message for p in error.value.problems] == [
+        'Line 2, column "Usage": "hidden" is not a usage; write public or private.',
+    ]
+    usages = ["hidden", "private", "public", "private", "public", "private"]
+    text = with_usage(CHEMICALX_TRUTH.replace("0,D2,D3,C2,1", "0,D1,D2,C1,1"), usages)
+    with pytest.raises(ScoringError) as error:
+        load_split_truth("chemicalx-drugcomb", text, SplitSpec.usage())
+    assert error.value.problems[1].message.startswith(
+        'Line 5 puts the key (seed 0, drug_1 "D1", drug_2 "D2", context "C1") in private, but line 4 put it in public'
+    )
