@@ -9,9 +9,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from leaderboard.accounts import services
-from leaderboard.accounts.access import get_owned_team_for, get_team_for, get_team_invitation_for
+from leaderboard.accounts.access import can_manage_team, get_owned_team_for, get_team_for, get_team_invitation_for
 from leaderboard.accounts.forms import InviteForm, TeamCreateForm
-from leaderboard.accounts.models import Invitation, Membership
+from leaderboard.accounts.models import Invitation
 
 
 @login_required
@@ -27,7 +27,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
 
 def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
     team, membership = get_team_for(request.user, slug)
-    is_owner = membership.role == Membership.Role.OWNER
+    is_owner = can_manage_team(membership)
     context = {
         "team": team,
         "membership": membership,

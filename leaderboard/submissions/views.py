@@ -101,7 +101,7 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
     context = {
@@ -116,9 +116,7 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         else [],
         "problem_count": (submission.report or {}).get("error_count", 0),
         "queue_position": submission.queue_position(),
-        "can_download": access.allowed(request.user, submission, access.FILE),
-        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
-        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
     return render(request, "submissions/detail.html", context)
