@@ -18,6 +18,7 @@ from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, select_rows
 from leaderboard.boards.spec import ViewSpec, significance_text
 from leaderboard.links import absolute_reverse
+from scoring import keys as result_keys
 
 FORMAT_VERSION = 1
 
@@ -48,8 +49,9 @@ def describe_metric(task, key: str) -> dict:
             "description": definition.description,
         }
     except KeyError:
-        base, _, spread = key.rpartition("/")
-        if spread in ("std", "stderr") and base:
+        parsed = result_keys.parse_spread(key)
+        if parsed:
+            base, spread = parsed
             inner = describe_metric(task, base)
             what = "population standard deviation" if spread == "std" else "standard error"
             return {
