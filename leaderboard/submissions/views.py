@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
-from leaderboard.boards.charts import submission_charts
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes
 from leaderboard.submissions.models import Submission
