@@ -1,13 +1,19 @@
-"""Template helpers for submission pages."""
+"""Template helpers for submission pages, and the submissions section of the profile page."""
 
 from __future__ import annotations
 
 import markdown as markdown_lib
 import nh3
 from django import template
+from django.db.models import Q
 from django.utils.safestring import mark_safe
 
+from leaderboard.submissions.models import Submission
+
 register = template.Library()
+
+# The profile lists this many of the latest submissions; older ones are on the boards.
+PROFILE_SUBMISSIONS = 50
 
 ALLOWED_TAGS = {
     "p",
@@ -50,3 +56,14 @@ def metric_value(value) -> str:
     if value is None:
         return "—"
     return f"{value:.4f}"
+
+
+@register.simple_tag
+def latest_submissions_of(user) -> list[Submission]:
+    """``{% latest_submissions_of user as submissions %}``: the user's own and their teams' latest submissions."""
+    return list(
+        Submission.objects.filter(Q(user=user) | Q(team__memberships__user=user))
+        .distinct()
+        .select_related("phase", "team")
+        .order_by("-created_at")[:PROFILE_SUBMISSIONS]
+    )
