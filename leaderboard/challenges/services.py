@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import shutil
 import tempfile
 import urllib.request
 from dataclasses import dataclass
@@ -148,13 +147,3 @@ def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, l
         log.info("imported truth for %s from %s (%s rows, sha256 %s)", phase.task_slug, source, n_rows, sha[:12])
         return TruthImport(phase, sha, n_rows, changed=True)
 
-
-def copy_to_temp(field_file, directory: Path) -> Path:
-    """A local path for a stored file (storages without ``path()`` are copied)."""
-    try:
-        return Path(field_file.path)
-    except NotImplementedError:
-        target = directory / Path(field_file.name).name
-        with field_file.open("rb") as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-        return target
