@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from leaderboard.accounts import services
 from leaderboard.accounts.access import (
+    can_manage_team,
     get_owned_team_for,
     get_team_for,
     get_team_invitation_for,
@@ -32,7 +33,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
 
 def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
     team, membership = get_team_for(request.user, slug)
-    is_owner = membership.role == Membership.Role.OWNER
+    is_owner = can_manage_team(membership)
     context = {
         "team": team,
         "membership": membership,

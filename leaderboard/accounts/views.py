@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,10 +17,6 @@ from leaderboard.accounts import services
 from leaderboard.accounts.access import get_invitation_for
 from leaderboard.accounts.forms import NotificationsForm, SignupForm, TeamCreateForm
 from leaderboard.accounts.models import Invitation, Membership
-from leaderboard.submissions.models import Submission
-
-# The profile lists this many of the latest submissions; older ones are on the boards.
-PROFILE_SUBMISSIONS = 50
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -49,7 +44,11 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """Account info, notification setting, teams, invitations and the latest submissions."""
+    """Account info, notification setting, teams and invitations.
+
+    The latest submissions come from the submissions app's ``{% latest_submissions_of %}``
+    tag in the template, so this app imports none of the apps above it.
+    """
     user = request.user
     memberships = (
         Membership.objects.filter(user=user)
@@ -62,42 +61,14 @@ def profile(request: HttpRequest) -> HttpResponse:
         .select_related("team", "invited_by")
         .order_by("-created_at")
     )
-    submissions = (
-        Submission.objects.filter(Q(user=user) | Q(team__memberships__user=user))
-        .distinct()
-        .select_related("phase", "team")
-        .order_by("-created_at")[:PROFILE_SUBMISSIONS]
-    )
     context = {
         "memberships": memberships,
         "invitations": invitations,
-        "submissions": _with_task_and_rank(list(submissions)),
         "notifications_form": NotificationsForm(instance=user),
         "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
 
-
-def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
-    """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
-
-    The rank is the submission's row on the task's default board (ranked by the primary
-    metric); a submission that is not its method's row on the board has none. The board
-    rows are looked up by model name: the boards app sits above this one.
-    """
-    board_row = apps.get_model("boards", "BoardRow")
-    ranks = {
-        (row["submission_id"], row["board__metric"]): row["rank"]
-        for row in board_row.objects.filter(submission__in=submissions, rank__isnull=False).values(
-            "submission_id", "board__metric", "rank"
-        )
-    }
-    for submission in submissions:
-        task = submission.phase.task
-        submission.task_name = f"{task.dataset_name} · {task.split}"
-        submission.metric_name = task.metric(task.primary).name
-        submission.board_rank = ranks.get((submission.pk, task.primary))
-    return submissions
 
 
 class LogoutView(auth_views.LogoutView):
