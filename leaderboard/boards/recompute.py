@@ -10,14 +10,10 @@ A new ``Board.version`` makes every cached page of the phase stale.
 from __future__ import annotations
 
 import logging
-import math
 import uuid
-from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import replace
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 import scoring
@@ -37,28 +33,6 @@ from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
 
 log = logging.getLogger(__name__)
-
-
-def result_key(key: str, seed: int | None) -> str:
-    """The scoring key of a stored Result: per-seed rows become ``seed/{k}/{metric}``."""
-    if seed is None or key.startswith("seed/"):
-        return key
-    return f"seed/{seed}/{key}"
-
-
-def load_results(submissions: Q, keys: Iterable[str]) -> dict[str, dict[str, float]]:
-    """{submission id: {key: value}} for the wanted keys of the submissions matching ``submissions``."""
-    wanted = set(keys)
-    # Per-seed results may be stored as (metric, seed) or as ("seed/k/metric", seed).
-    stored_names = set(wanted)
-    stored_names |= {key.split("/", 2)[2] for key in wanted if key.startswith("seed/")}
-    out: dict[str, dict[str, float]] = defaultdict(dict)
-    rows = Result.objects.filter(submissions, key__in=stored_names).values_list("submission_id", "key", "seed", "value")
-    for submission_id, key, seed, value in rows.iterator(chunk_size=5000):
-        full = result_key(key, seed)
-        if full in wanted and value is not None and math.isfinite(value):
-            out[str(submission_id)][full] = value
-    return out
 
 
 def _ranking_keys(specs: list[ViewSpec]) -> set[str]:
@@ -97,7 +71,8 @@ def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str
         "uses_external_data", "paper_url", "code_url", "declarations",
     )  # fmt: skip
     subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*fields))
-    values = load_results(Q(submission__phase=phase, submission__status=Submission.Status.SCORED), keys)
+    scored = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED)
+    values = scored.by_submission(keys)
     candidates = []
     info = {}
     for s in subs:
@@ -180,7 +155,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
                 defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
             )
             rep_ids = [c.id for c in reps]
-            metrics = load_results(Q(submission_id__in=rep_ids), stored) if rep_ids else {}
+            metrics = Result.objects.filter(submission_id__in=rep_ids).by_submission(stored) if rep_ids else {}
             # The ranking needs the sortable column values of every row, not only the ranking keys.
             reps = [replace(c, values={**c.values, **metrics.get(c.id, {})}) for c in reps]
             places = place_for_view(spec, reps, verdicts)

@@ -248,20 +248,6 @@ def _finite(value):
     return value
 
 
-def result_rows(submission: Submission, metrics: dict[str, float]) -> list[Result]:
-    """Long-format rows: ``seed/{k}/{metric}`` -> (metric, seed k); anything else -> (key, no seed)."""
-    rows = []
-    for key, value in metrics.items():
-        if value is None or not math.isfinite(float(value)):
-            continue  # a metric that cannot be computed is absent, never stored as NaN
-        seed = None
-        if key.startswith("seed/"):
-            _, seed_text, metric = key.split("/", 2)
-            key, seed = metric, int(seed_text)
-        rows.append(Result(submission=submission, key=key, seed=seed, value=float(value)))
-    return rows
-
-
 def _send_finished(submission_id) -> None:
     """After commit: tell other apps (boards re-rank) and email the submitter; neither may undo a stored score."""
     from leaderboard.submissions.emails import send_result_email
@@ -308,7 +294,7 @@ def store_score(submission: Submission, score, *, claim_token=None) -> bool:
             log.warning("discarding a stale result for submission %s", submission.pk)
             return False
         Result.objects.filter(submission_id=submission.pk).delete()
-        Result.objects.bulk_create(result_rows(submission, score.metrics))
+        Result.objects.bulk_create(Result.rows_for(submission, score.metrics))
         outcome["finished_at"] = timezone.now()
         Submission.objects.filter(pk=submission.pk).update(**outcome)
         transaction.on_commit(partial(_send_finished, submission.pk))
