@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from django.core.files.base import File
 from storages.backends.s3 import S3Storage
@@ -85,6 +86,15 @@ class PrivateS3Storage(S3Storage):
         }
 
     def __init__(self, **settings) -> None:
+        if settings.get("client_config") is None:
+            # Fail fast and retry a little: a dead bucket must not hang /healthz or a worker.
+            settings["client_config"] = Config(
+                s3={"addressing_style": settings.get("addressing_style")},
+                signature_version="s3v4",
+                connect_timeout=5,
+                read_timeout=60,
+                retries={"mode": "standard", "max_attempts": 3},
+            )
         super().__init__(**settings)
         if self.default_acl and "public" in self.default_acl:
             raise ValueError("private storage refuses a public ACL")

@@ -167,3 +167,16 @@ def test_a_missing_object_is_file_not_found_and_an_unreachable_bucket_is_a_trans
         down.open("submissions/any/predictions.csv")
     # An OSError: the scoring task's TRANSIENT_ERRORS retries it instead of failing the upload.
     assert isinstance(caught.value, OSError)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_bucket_it_cannot_reach(bucket, client, settings):
+    body = client.get("/healthz").json()
+    assert body["storage"] == "ok"
+    private = settings.STORAGES["private"]
+    dead = {**private["OPTIONS"], "endpoint_url": "http://127.0.0.1:9"}  # nothing listens there
+    settings.STORAGES = {**settings.STORAGES, "private": {**private, "OPTIONS": dead}}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["storage"] == "error" and body["errors"]["storage"] == "EndpointConnectionError"
