@@ -9,6 +9,7 @@ variable.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 import dj_database_url
@@ -221,7 +222,7 @@ def file_storages(storage_url: str, private_root: Path) -> dict[str, dict]:
     def s3(location: str) -> dict:
         options = {
             "bucket_name": bucket,
-            "location": "/".join(part for part in (prefix, location) if part),
+            "location": posixpath.join(prefix, location),
             "endpoint_url": AWS_S3_ENDPOINT_URL or None,
             "region_name": AWS_S3_REGION_NAME or None,
             "addressing_style": AWS_S3_ADDRESSING_STYLE or None,

@@ -107,23 +107,26 @@ def read_bytes(source: Source, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str 
 
     Raises ScoringError if the file is missing, unreadable, corrupt gzip or over ``max_bytes``.
     """
-    try:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data = bytes(source[: max_bytes + 1])
-            if data[:2] == GZIP_MAGIC:
-                data = _gunzip(io.BytesIO(data), max_bytes, what)
-        elif isinstance(source, (str, os.PathLike)):
-            path = Path(source)
-            if not path.is_file():
-                raise fail(f"The {what} {str(path)!r} does not exist.")
-            with path.open("rb") as handle:
-                data = _read_stream(handle, max_bytes, what)
-        elif hasattr(source, "read"):
-            data = _read_stream(source, max_bytes, what)
-        else:
-            raise fail(f"The {what} must be a path or a binary file object, not {type(source).__name__}.")
-    except OSError as exc:
-        raise fail(f"The {what} could not be read: {exc.strerror or exc}.") from exc
+    if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)) and hasattr(source, "read"):
+        # The caller's stream (a stored file, perhaps over the network): an I/O error while
+        # reading it says nothing about the content, so it reaches the caller, who may retry.
+        data = _read_stream(source, max_bytes, what)
+    else:
+        try:
+            if isinstance(source, (bytes, bytearray, memoryview)):
+                data = bytes(source[: max_bytes + 1])
+                if data[:2] == GZIP_MAGIC:
+                    data = _gunzip(io.BytesIO(data), max_bytes, what)
+            elif isinstance(source, (str, os.PathLike)):
+                path = Path(source)
+                if not path.is_file():
+                    raise fail(f"The {what} {str(path)!r} does not exist.")
+                with path.open("rb") as handle:
+                    data = _read_stream(handle, max_bytes, what)
+            else:
+                raise fail(f"The {what} must be a path or a binary file object, not {type(source).__name__}.")
+        except OSError as exc:
+            raise fail(f"The {what} could not be read: {exc.strerror or exc}.") from exc
     if len(data) > max_bytes:
         raise fail(f"The {what} is larger than the limit of {_size(max_bytes)} (uncompressed).")
     return data
@@ -148,7 +151,7 @@ def _gunzip(handle, max_bytes: int, what: str) -> bytes:
         with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
             # One byte past the limit tells "too big" from "exactly at the limit".
             return unzipped.read(max_bytes + 1)
-    except (OSError, EOFError, zlib.error) as exc:
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:  # corrupt content; other I/O errors propagate
         raise fail(f"The {what} looks gzip-compressed but could not be decompressed ({exc}).") from exc
 
 
