@@ -9,16 +9,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
-from leaderboard.boards.charts import submission_charts
-from leaderboard.boards.present import board_standing
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
@@ -34,15 +32,10 @@ def _phase_or_404(slug: str) -> Phase:
         raise Http404("This task is not set up yet (run manage.py load_benchmarks).") from None
 
 
-def _phase_is_open(phase: Phase) -> bool:
-    now = timezone.now()
-    return phase.starts_at <= now and (phase.ends_at is None or phase.ends_at > now)
-
-
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
-    can_submit = phase.has_truth and _phase_is_open(phase)
+    can_submit = phase.has_truth and phase.is_open
     form = SubmissionForm(
         request.POST or None,
         request.FILES or None,
@@ -71,7 +64,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "task": phase.task,
         "form": form,
         "can_submit": can_submit,
-        "is_open": _phase_is_open(phase),
+        "is_open": phase.is_open,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
@@ -112,17 +105,9 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def _detail_context(request: HttpRequest, submission: Submission) -> dict:
+def _detail_context(submission: Submission, permissions) -> dict:
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
-    standing = board_standing(submission) if scored else None
-    absent = ""
-    if scored and standing is None and submission.phase.boards.filter(computed_at__gte=submission.finished_at).exists():
-        absent = (
-            "the board shows the best public submission of each team and method"
-            if submission.is_public
-            else "it is private and a better submission of the same method represents it"
-        )
     return {
         "submission": submission,
         "task": task,
@@ -130,30 +115,26 @@ def _detail_context(request: HttpRequest, submission: Submission) -> dict:
         "headline": headline_metrics(submission) if scored else [],
         "all_results": submission.results.order_by("seed", "key") if scored else [],
         "charts": submission_charts(submission) if scored else [],
-        "standing": standing,
-        "standing_absent": absent,
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],
         "problem_count": (submission.report or {}).get("error_count", 0),
         "queue_position": submission.queue_position(),
-        "can_download": access.allowed(request.user, submission, access.FILE),
-        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
-        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
 
 
 def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
-    return render(request, "submissions/detail.html", _detail_context(request, submission))
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    return render(request, "submissions/detail.html", _detail_context(submission, permissions))
 
 
 @require_GET
 def report(request: HttpRequest, submission_id) -> HttpResponse:
     """The live part of the page (status, rank, metrics, charts), swapped in by the status poll."""
-    submission = access.get_submission_for(request.user, submission_id)
-    response = render(request, "submissions/_report.html", _detail_context(request, submission))
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    response = render(request, "submissions/_report.html", _detail_context(submission, permissions))
     response["Cache-Control"] = "no-store"
     return response
 

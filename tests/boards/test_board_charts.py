@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from leaderboard.boards.charts import submission_charts
+from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import (
     classification_metrics,
     mudi_metrics,
@@ -141,7 +141,7 @@ def _figure_of(chart: dict) -> dict:
 
 
 def test_a_large_confusion_matrix_plots_the_most_frequent_classes_and_says_so(standing, alice_lab):
-    from leaderboard.boards.charts import MAX_CLASSES_PLOTTED
+    from leaderboard.submissions.charts import MAX_CLASSES_PLOTTED
 
     labels = [f"interaction type {i} with a long name" for i in range(86)]
     matrix = [[(i + 1) * 10 if i == j else 1 for j in range(86)] for i in range(86)]
