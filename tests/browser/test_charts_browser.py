@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.boards.conftest import classification_metrics, phase_for, scored
-from tests.conftest import REPO
+from tests.conftest import viewport_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -118,7 +118,7 @@ def test_an_86_class_submission_report_stays_readable(page, drugbank, no_favicon
     assert page.locator("#figure-seed-values g.y2tick").count() > 0
     if width == 390:
         page.locator("#figure-confusion").scroll_into_view_if_needed()
-        page.screenshot(path=str(REPO / "docs" / "screenshots" / "submission-confusion-390.png"))
+        viewport_screenshot(page, "submission-confusion-390")
     assert page.console_errors == []
 
 
