@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import shutil
 import stat
 import tempfile
 import zipfile
@@ -25,7 +26,7 @@ from django.db import transaction
 
 import scoring
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.challenges.services import copy_to_temp, import_truth, validate_phase_truth
+from leaderboard.challenges.services import import_truth, validate_phase_truth
 
 DEFINITION = "challenge.yaml"
 SCHEMA_VERSION = 1
@@ -580,6 +581,7 @@ def export_bundle(challenge: Challenge) -> bytes:
         archive.writestr(DEFINITION, yaml.safe_dump(definition, sort_keys=False, allow_unicode=True))
         for phase in challenge.phases.all():
             if phase.has_truth:
-                with tempfile.TemporaryDirectory() as tmp:
-                    archive.write(copy_to_temp(phase.truth_file, Path(tmp)), _truth_entry(phase))
+                # Streamed from storage (a local folder or a bucket) into the archive: no local path.
+                with phase.truth_file.open("rb") as src, archive.open(_truth_entry(phase), "w") as dst:
+                    shutil.copyfileobj(src, dst, 1024 * 1024)
     return buffer.getvalue()
