@@ -480,6 +480,17 @@ def import_bundle(source, *, slug: str | None = None, imported_by=None, max_byte
             problems.append(f'challenge.organizers[{i}]: "{name}" is not a user of this site')
     if problems:
         raise BundleError(problems)
+    stored: list = []  # truth files written so far: a rolled-back import must not leave them behind
+    try:
+        return _create(bundle, users, imported_by, stored)
+    except BaseException:
+        for field_file in stored:
+            field_file.storage.delete(field_file.name)
+        raise
+
+
+def _create(bundle: Bundle, users: dict, imported_by, stored: list) -> Challenge:
+    definition = bundle.definition
     with transaction.atomic():
         challenge = Challenge.objects.create(
             slug=definition.slug,
@@ -521,6 +532,7 @@ def import_bundle(source, *, slug: str | None = None, imported_by=None, max_byte
                     path = Path(tmp) / PurePosixPath(name).name
                     path.write_bytes(data)
                     import_truth(phase, path, label=f"bundle {definition.slug}: {name}", uploaded_by=imported_by)
+                stored.append(phase.truth_file)
     return challenge
 
 
