@@ -15,7 +15,7 @@ from tqdm import tqdm
 
 from ddi_leaderboard import config
 from ddi_leaderboard.client import Client
-from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, AuthError, ClientError, InvalidSubmission
+from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, EXIT_SERVER, AuthError, ClientError, InvalidSubmission
 
 EPILOG = "Exit status: 0 ok, 2 invalid input, 3 authentication, 4 quota or rate limit, 5 server or network."
 
@@ -244,6 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return EXIT_INVALID
+    except OSError as error:
+        click.echo(f"Error: {error.strerror or error} ({getattr(error, 'filename', '') or 'file'}).", err=True)
+        return EXIT_INVALID
+    except Exception as error:  # a bug of ours: still a sentence, not a traceback
+        click.echo(f"Error: the client failed unexpectedly ({error.__class__.__name__}: {error}).", err=True)
+        return EXIT_SERVER
     return EXIT_OK
 
 
