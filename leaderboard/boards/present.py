@@ -45,6 +45,8 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     row["primary_spread"] = fmt(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
     row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
+    # The leader is not marked as indistinguishable from itself.
+    row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
     return row

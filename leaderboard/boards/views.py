@@ -96,7 +96,8 @@ def _benchmark_summary() -> list[dict]:
                     "slug": task.slug,
                     "split": task.split,
                     "name": task.dataset_name,
-                    "metric": spec.columns[0].label,
+                    # The metric's full name, as the home page writes it (the board's short header is for columns).
+                    "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),

@@ -78,6 +78,12 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def get_absolute_url(self) -> str:
+        """An organized challenge's page; a standing benchmark family is listed on the benchmarks page."""
+        if self.kind == self.Kind.ORGANIZED:
+            return reverse("challenges:detail", args=[self.slug])
+        return reverse("boards:benchmarks")
+
     def clean(self) -> None:
         domains = [str(d).strip().lower().lstrip("@") for d in self.allowed_domains or []]
         self.allowed_domains = [d for d in domains if d]
@@ -85,6 +91,19 @@ class Challenge(models.Model):
             raise ValidationError({"allowed_domains": "Name at least one e-mail domain, or choose another mode."})
         if self.max_team_size == 0:
             raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
+
+    def state(self, now=None) -> str:
+        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
+
+        Reads ``phases.all()``, so prefetch them for a list.
+        """
+        now = now or timezone.now()
+        phases = list(self.phases.all())
+        if any(p.starts_at <= now and (p.ends_at is None or p.ends_at > now) for p in phases):
+            return "open"
+        if any(p.starts_at > now for p in phases):
+            return "upcoming"
+        return "finished"
 
     def is_organizer(self, user) -> bool:
         """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
@@ -166,6 +185,15 @@ class Phase(models.Model):
     def get_absolute_url(self) -> str:
         """The phase's leaderboard (a standing phase's board lives at its task's page)."""
         return reverse("boards:task", args=[self.task_slug])
+
+    def state(self, now=None) -> str:
+        """``upcoming``, ``open`` or ``closed`` at ``now``."""
+        now = now or timezone.now()
+        if self.starts_at > now:
+            return "upcoming"
+        if self.ends_at is not None and self.ends_at <= now:
+            return "closed"
+        return "open"
 
     @property
     def task(self):

@@ -9,8 +9,7 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth import phase_truth
 from leaderboard.submissions import staging
-from leaderboard.submissions.services import Metadata
-from leaderboard.submissions.tasks import scoring_limits
+from leaderboard.submissions.services import Metadata, scoring_limits
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
 YES_NO = [("no", "No"), ("yes", "Yes")]

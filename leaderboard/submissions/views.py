@@ -12,11 +12,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
-from leaderboard.boards.charts import submission_charts
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
@@ -106,7 +106,7 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
     context = {
@@ -121,9 +121,7 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         else [],
         "problem_count": (submission.report or {}).get("error_count", 0),
         "queue_position": submission.queue_position(),
-        "can_download": access.allowed(request.user, submission, access.FILE),
-        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
-        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
     return render(request, "submissions/detail.html", context)

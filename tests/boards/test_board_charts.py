@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from leaderboard.boards.charts import submission_charts
+from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import (
     classification_metrics,
     mudi_metrics,

@@ -60,12 +60,12 @@ def _docstring_nodes(tree: ast.AST) -> set[int]:
 
 
 def _separators(tree: ast.AST) -> set[int]:
-    """Constants used as separators, not paths: method arguments (key.split("/")), comparisons
+    """Constants used as separators, not paths: method calls (key.split("/"), "/".join(parts)), comparisons
     ("/" in key) and the trailing "/" of an f-string whose other parts are checked."""
     ids = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            ids |= {id(arg) for arg in node.args if isinstance(arg, ast.Constant)}
+            ids |= {id(arg) for arg in [node.func.value, *node.args] if isinstance(arg, ast.Constant)}
         elif isinstance(node, ast.Compare):
             ids |= {id(part) for part in [node.left, *node.comparators] if isinstance(part, ast.Constant)}
         elif isinstance(node, ast.JoinedStr):
@@ -124,6 +124,7 @@ def test_the_python_check_catches_a_literal_path(source, site_segments):
     "source",
     [
         'key.split("/", 2)',
+        'location = "/".join(part for part in (prefix, location) if part)',
         'group = key.split("/", 1)[0] if "/" in key else "summary"',
         'url = site_url(reverse("accounts:profile"))',
         'KEY = f"seed/{k}/{metric}"',

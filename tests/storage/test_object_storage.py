@@ -33,8 +33,8 @@ from tests.submissions.helpers import (
 HIV_TRUTH = b"seed,id,label\n0,m1,0\n0,m2,1\n1,m1,1\n1,m3,0\n2,m1,0\n2,m4,1\n"
 
 
-def local_files(root) -> list:
-    return [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+def local_files(root) -> set:
+    return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
 
 
 @pytest.mark.services
@@ -43,6 +43,7 @@ def local_files(root) -> list:
 def test_an_upload_through_the_site_is_scored_by_a_worker_from_the_bucket(
     bucket, worker_factory, client, alice, settings, tmp_path
 ):
+    on_disk = local_files(settings.PRIVATE_STORAGE_ROOT)  # other tests' files, on local folders
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     # The worker gets an empty folder of its own: nothing is shared on disk.
     worker = worker_factory(STORAGE_URL=bucket.url, PRIVATE_STORAGE_ROOT=str(tmp_path / "worker-disk"))
@@ -66,8 +67,8 @@ def test_an_upload_through_the_site_is_scored_by_a_worker_from_the_bucket(
     keys = bucket.keys()
     assert f"{bucket.prefix}/private/{submission.file.name}" in keys
     assert f"{bucket.prefix}/private/{phase.truth_file.name}" in keys
-    assert local_files(settings.PRIVATE_STORAGE_ROOT) == []
-    assert local_files(tmp_path / "worker-disk") == []
+    assert local_files(settings.PRIVATE_STORAGE_ROOT) == on_disk
+    assert local_files(tmp_path / "worker-disk") == set()
 
 
 @pytest.mark.django_db
@@ -148,3 +149,34 @@ def test_the_bucket_stream_reads_in_pieces(bucket):
         assert handle.size == 6000 and handle.read(4) == b"abcd" and len(handle.read()) == 5996
     private_storage().delete(name)
     assert not private_storage().exists(name)
+
+
+def test_a_missing_object_is_file_not_found_and_an_unreachable_bucket_is_a_transient_os_error(bucket):
+    from botocore.config import Config
+
+    from leaderboard.s3storage import PrivateS3Storage, StorageUnavailable
+
+    with pytest.raises(FileNotFoundError):
+        private_storage().open("submissions/none/predictions.csv")
+    down = PrivateS3Storage(
+        bucket_name=bucket.name,
+        endpoint_url="http://127.0.0.1:9",  # nothing listens there
+        client_config=Config(retries={"max_attempts": 1}, connect_timeout=2),
+    )
+    with pytest.raises(StorageUnavailable) as caught:
+        down.open("submissions/any/predictions.csv")
+    # An OSError: the scoring task's TRANSIENT_ERRORS retries it instead of failing the upload.
+    assert isinstance(caught.value, OSError)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_bucket_it_cannot_reach(bucket, client, settings):
+    body = client.get("/healthz").json()
+    assert body["storage"] == "ok"
+    private = settings.STORAGES["private"]
+    dead = {**private["OPTIONS"], "endpoint_url": "http://127.0.0.1:9"}  # nothing listens there
+    settings.STORAGES = {**settings.STORAGES, "private": {**private, "OPTIONS": dead}}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["storage"] == "error" and body["errors"]["storage"] == "EndpointConnectionError"
