@@ -183,7 +183,7 @@ def submissions(ctx: click.Context, task: str | None) -> None:
     """List your teams' submissions, newest first."""
     rows = [("id", "task", "method", "team", "status", "primary")]
     for s in _client(ctx).submissions(task=task):
-        value = s["primary"]["value"]
+        value = s["primary_value"]
         rows.append(
             (s["id"], s["task"], s["method_name"], s["team"], s["status"], "" if value is None else f"{value:.4f}")
         )

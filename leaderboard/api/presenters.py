@@ -125,3 +125,24 @@ def submission_dict(submission: Submission, request) -> dict:
         }
     )
     return body
+
+
+def submission_summary(submission: Submission, request) -> dict:
+    """A row of "my submissions": no per-row query (the primary value is denormalised on the row)."""
+    return {
+        "id": str(submission.pk),
+        "status": submission.status,
+        "task": submission.phase.task_slug,
+        "challenge": submission.phase.challenge.slug,
+        "phase": submission.phase.slug,
+        "team": submission.team.slug,
+        "method_name": submission.method_name,
+        "visibility": "public" if submission.is_public else "private",
+        "primary_metric": submission.phase.task.primary,
+        "primary_value": submission.primary_value,
+        "error": submission.error_message or None,
+        "created_at": submission.created_at.isoformat(),
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "url": _absolute(request, submission.get_absolute_url()),
+        "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
+    }

@@ -27,7 +27,7 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
-from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, task_dict
+from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
 from leaderboard.api.problems import ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
 from leaderboard.boards import exports
@@ -402,7 +402,7 @@ def my_submissions(request: Request) -> Response:
     count = rows.count()
     chosen = rows[(page - 1) * page_size : page * page_size]
     return Response(
-        {**_page_links(request, page, page_size, count), "results": [submission_dict(s, request) for s in chosen]}
+        {**_page_links(request, page, page_size, count), "results": [submission_summary(s, request) for s in chosen]}
     )
 
 
