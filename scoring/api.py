@@ -124,4 +124,3 @@ def score_aligned(task: Task, aligned: Aligned, n_rows: int) -> Score:
         n_rows=n_rows,
         scorer_version=SCORER_VERSION,
     )
-

@@ -69,8 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("task", help="task slug (see `tasks`)")
     validate.add_argument("pred", help="prediction file (CSV/TSV, optionally gzip)")
     validate.add_argument(
-        "--inputs",
-        help="the task's test inputs (inputs.csv from its submit page): adds duplicate, unknown and missing keys",
+        "--inputs", help="the task's test inputs (its inputs.csv download): adds duplicate, unknown and missing keys"
     )
     validate.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from scoring.api import _limits, load_truth, resolve_task
+from scoring.api import load_truth, resolve_task
 from scoring.errors import fail
 from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, normalise_name, parse_rows
 from scoring.tasks import Task
@@ -176,7 +176,7 @@ def validate_prediction(
     missing keys. Without them only the file's own format, columns and values.
     """
     task = resolve_task(task)
-    table = read_prediction(task, pred, _limits(limits))
+    table = read_prediction(task, pred, limits if isinstance(limits, Limits) else Limits(**(limits or {})))
     if inputs is None:
         return len(table)
     truth = inputs if isinstance(inputs, Truth) else truth_from_inputs(task, inputs)

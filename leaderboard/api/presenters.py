@@ -11,8 +11,8 @@ from leaderboard.submissions.models import Submission
 from leaderboard.submissions.presenters import status_payload
 
 
-def _absolute(request, viewname: str, *args) -> str:
-    return request.build_absolute_uri(reverse(viewname, args=args or None))
+def _absolute(request, path: str) -> str:
+    return request.build_absolute_uri(path)
 
 
 def task_dict(task, request) -> dict:
@@ -40,11 +40,11 @@ def task_dict(task, request) -> dict:
             for d in task.declarations
         ],
         "links": {
-            "board": _absolute(request, "boards:task", task.slug),
-            "inputs": _absolute(request, "submissions:inputs", task.slug),
-            "example": _absolute(request, "submissions:example", task.slug),
-            "leaderboard": _absolute(request, "api:task-leaderboard", task.slug),
-            "submissions": _absolute(request, "api:task-submit", task.slug),
+            "board": _absolute(request, reverse("boards:task", args=[task.slug])),
+            "inputs": _absolute(request, reverse("submissions:inputs", args=[task.slug])),
+            "example": _absolute(request, reverse("submissions:example", args=[task.slug])),
+            "leaderboard": _absolute(request, reverse("api:task-leaderboard", args=[task.slug])),
+            "submissions": _absolute(request, reverse("api:task-submit", args=[task.slug])),
         },
     }
 
@@ -65,7 +65,7 @@ def quota_dict(team, quota: quotas.Quota) -> dict:
 def phase_dict(phase: Phase, request, teams) -> dict:
     """A phase with its dates, limits and, for a caller with a token, each of their teams' quota."""
     is_open = phase.is_open
-    slugs = (phase.challenge.slug, phase.slug)
+    args = [phase.challenge.slug, phase.slug]
     return {
         "slug": phase.slug,
         "title": phase.title,
@@ -80,9 +80,9 @@ def phase_dict(phase: Phase, request, teams) -> dict:
         "board_mode": phase.board_mode,
         "quota": None if teams is None else [quota_dict(t, quotas.quota_for(t, phase)) for t in teams],
         "links": {
-            "self": _absolute(request, "api:phase", *slugs),
-            "leaderboard": _absolute(request, "api:phase-leaderboard", *slugs),
-            "submissions": _absolute(request, "api:phase-submit", *slugs),
+            "self": _absolute(request, reverse("api:phase", args=args)),
+            "leaderboard": _absolute(request, reverse("api:phase-leaderboard", args=args)),
+            "submissions": _absolute(request, reverse("api:phase-submit", args=args)),
         },
     }
 
@@ -95,7 +95,7 @@ def challenge_dict(challenge: Challenge, request, teams) -> dict:
         "family": challenge.family or None,
         "description": challenge.description,
         "phases": [phase_dict(p, request, teams) for p in challenge.phases.all()],
-        "links": {"self": _absolute(request, "api:challenge", challenge.slug)},
+        "links": {"self": _absolute(request, reverse("api:challenge", args=[challenge.slug]))},
     }
 
 
@@ -120,8 +120,29 @@ def submission_dict(submission: Submission, request) -> dict:
             "file_name": submission.file_name,
             "file_size": submission.file_size,
             "sha256": submission.sha256,
-            "url": request.build_absolute_uri(body["url"]),
-            "links": {"self": _absolute(request, "api:submission", submission.pk)},
+            "url": _absolute(request, body["url"]),
+            "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
         }
     )
     return body
+
+
+def submission_summary(submission: Submission, request) -> dict:
+    """A row of "my submissions": no per-row query (the primary value is denormalised on the row)."""
+    return {
+        "id": str(submission.pk),
+        "status": submission.status,
+        "task": submission.phase.task_slug,
+        "challenge": submission.phase.challenge.slug,
+        "phase": submission.phase.slug,
+        "team": submission.team.slug,
+        "method_name": submission.method_name,
+        "visibility": "public" if submission.is_public else "private",
+        "primary_metric": submission.phase.task.primary,
+        "primary_value": submission.primary_value,
+        "error": submission.error_message or None,
+        "created_at": submission.created_at.isoformat(),
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "url": _absolute(request, submission.get_absolute_url()),
+        "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
+    }
