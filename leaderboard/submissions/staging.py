@@ -79,10 +79,12 @@ def discard(staged: Staged) -> None:
 
 def _sweep_folder(folder: str, cutoff: float) -> int:
     storage = private_storage()
-    if not storage.exists(folder):
+    try:
+        names = storage.listdir(folder)[1]
+    except FileNotFoundError:  # nothing staged yet (a bucket has no folders: it lists nothing instead)
         return 0
     removed = 0
-    for name in storage.listdir(folder)[1]:
+    for name in names:
         path = f"{folder}/{name}"
         try:
             if storage.get_modified_time(path).timestamp() < cutoff:
@@ -100,8 +102,9 @@ def sweep(user) -> None:
 
 def sweep_all() -> int:
     """Delete every user's expired staged files (the periodic sweep runs this); returns how many."""
-    storage = private_storage()
-    if not storage.exists(ROOT):
+    try:
+        user_folders = private_storage().listdir(ROOT)[0]
+    except FileNotFoundError:
         return 0
     cutoff = time.time() - MAX_AGE
-    return sum(_sweep_folder(f"{ROOT}/{user_folder}", cutoff) for user_folder in storage.listdir(ROOT)[0])
+    return sum(_sweep_folder(f"{ROOT}/{user_folder}", cutoff) for user_folder in user_folders)
