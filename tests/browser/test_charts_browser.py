@@ -133,3 +133,18 @@ def test_the_charts_plot_the_rows_a_filter_leaves(page, mudi_board, no_favicon, 
     assert [name.split(" (")[0] for name in plotted] == in_table
     assert "Charts show the rows of the table above" in page.locator("#charts-scope").inner_text()
     assert page.console_errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_legend_and_title_stays_inside_its_card(page, mudi_board, no_favicon, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/tasks/mudi/")
+    page.wait_for_selector("#figure-class-f1 svg.main-svg")
+    page.wait_for_function("document.querySelectorAll('[data-chart]:not([data-rendered])').length === 0")
+    figures = page.locator("figure.chart").all()
+    assert len(figures) >= 3
+    for figure in figures:
+        card = figure.bounding_box()
+        for part in figure.locator(".legend, .gtitle").all():
+            assert inside(part.bounding_box(), card), figure.get_attribute("id")
+    assert page.console_errors == []
