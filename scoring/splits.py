@@ -110,7 +110,7 @@ class SplitSpec:
         """Human text for pages and messages."""
         if self.usage_column:
             return "from the truth file's usage column"
-        return f"{self.fraction:.0%} public by hash (seed {self.seed})"
+        return f"{self.fraction:.0%} public by hash, seed {self.seed}"
 
 
 @dataclass(frozen=True)

@@ -219,3 +219,37 @@ def dataset_breakdown(tasks: list) -> dict:
         "charts": [chart] if chart else [],
         "any_synthetic": any(s["phase"] is not None and s["phase"].truth_is_synthetic for s in splits),
     }
+
+
+def board_standing(submission) -> dict | None:
+    """Where a scored submission stands on its task's default board: rank N of M and a link to its row.
+
+    None when the submission is not a row of that board (yet, or because another
+    submission of the same team and method represents it).
+    """
+    from django.urls import reverse
+
+    spec = view_spec(submission.phase.task)
+    row = (
+        BoardRow.objects.filter(board__phase_id=submission.phase_id, board__view=spec.key, submission_id=submission.pk)
+        .select_related("board")
+        .only("rank", "position", "is_public", "board__n_rows", "board__id")
+        .first()
+    )
+    if row is None:
+        return None
+    board = row.board
+    before = BoardRow.objects.filter(board=board, is_public=True, position__lt=row.position).count()
+    page = before // query.PAGE_SIZE + 1
+    params = [] if row.is_public else ["private=1"]
+    if page > 1:
+        params.append(f"page={page}")
+    url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
+    n_ranked = BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False).count()
+    return {
+        "rank": row.rank,
+        "n_ranked": n_ranked + (0 if row.is_public else 1),
+        "is_public": row.is_public,
+        "metric_name": spec.task.metric(spec.metric).name,
+        "url": f"{url}#row-{submission.pk}",
+    }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import shutil
 import tempfile
 import urllib.request
 from dataclasses import dataclass
@@ -201,13 +200,3 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
         .first()
     )
 
-
-def copy_to_temp(field_file, directory: Path) -> Path:
-    """A local path for a stored file (storages without ``path()`` are copied)."""
-    try:
-        return Path(field_file.path)
-    except NotImplementedError:
-        target = directory / Path(field_file.name).name
-        with field_file.open("rb") as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-        return target

@@ -80,10 +80,12 @@ def sweep(user) -> None:
     """Delete this user's staged files older than MAX_AGE."""
     storage = private_storage()
     folder = _folder(user)
-    if not storage.exists(folder):
+    try:
+        names = storage.listdir(folder)[1]
+    except FileNotFoundError:  # nothing staged yet (a bucket has no folders: it lists nothing instead)
         return
     cutoff = time.time() - MAX_AGE
-    for name in storage.listdir(folder)[1]:
+    for name in names:
         path = f"{folder}/{name}"
         try:
             if storage.get_modified_time(path).timestamp() < cutoff:

@@ -105,11 +105,10 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+def _detail_context(submission: Submission, permissions) -> dict:
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
-    context = {
+    return {
         "submission": submission,
         "task": task,
         "phase": submission.phase,
@@ -124,7 +123,20 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
-    return render(request, "submissions/detail.html", context)
+
+
+def detail(request: HttpRequest, submission_id) -> HttpResponse:
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    return render(request, "submissions/detail.html", _detail_context(submission, permissions))
+
+
+@require_GET
+def report(request: HttpRequest, submission_id) -> HttpResponse:
+    """The live part of the page (status, rank, metrics, charts), swapped in by the status poll."""
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    response = render(request, "submissions/_report.html", _detail_context(submission, permissions))
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET

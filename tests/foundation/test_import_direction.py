@@ -135,9 +135,14 @@ def test_no_module_of_a_lower_app_imports_a_higher_one():
     assert problems == []
 
 
-# Waiting for the boards rework (board rebuilds become a task that takes a phase
-# id): recompute enqueues the tests task, which imports recompute back.
-KNOWN_CYCLES = [{"leaderboard.boards.recompute", "leaderboard.boards.tasks"}]
+KNOWN_CYCLES = [
+    # Waiting for the boards rework (board rebuilds become a task that takes a phase
+    # id): recompute enqueues the tests task, which imports recompute back.
+    {"leaderboard.boards.recompute", "leaderboard.boards.tasks"},
+    # validate_prediction (api) builds a stand-in truth with truth_from_inputs (truth),
+    # which loads it with api.load_truth; for the scoring package's owners to untangle.
+    {"scoring.api", "scoring.truth"},
+]
 
 
 def import_cycles(graph: dict[str, set[str]]) -> list[set[str]]:
