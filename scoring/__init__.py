@@ -9,7 +9,7 @@ from scoring.api import Score, align, load_truth, score_files, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
-from scoring.tasks import FAMILIES, TASKS, get_task
+from scoring.registry import FAMILIES, TASKS, get_task
 from scoring.truth import make_chemicalx_truth, test_inputs
 
 __version__ = SCORER_VERSION

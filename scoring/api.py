@@ -12,7 +12,7 @@ from scoring.aligned import Aligned
 from scoring.errors import fail
 from scoring.metrics import SCORER_VERSION, compute
 from scoring.readers import Limits, Source, Table
-from scoring.tasks import TASKS, Task, get_task
+from scoring.registry import TASKS, Task, get_task
 from scoring.validation import (
     Truth,
     align_table,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from scoring.api import Score, resolve_task, score_files
 from scoring.errors import ScoringError
-from scoring.tasks import TASKS, Task
+from scoring.registry import TASKS, Task
 from scoring.truth import make_chemicalx_truth, test_inputs, write_csv
 
 EXIT_OK = 0

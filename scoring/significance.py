@@ -26,14 +26,19 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from scoring import metrics
 from scoring.aligned import Aligned, ClassificationAligned, MudiAligned, PairAligned, RegressionAligned
-from scoring.metrics import compute, curves, mudi
+from scoring.metrics import curves, mudi
 from scoring.metrics.seeds import summarise_seeds
-from scoring.tasks import Task
 
+if TYPE_CHECKING:
+    from scoring.registry import Task
+
+# The significance level of every "indistinguishable from the leader" verdict.
 ALPHA = 0.05
 # Resamples per vectorised block: bounds memory at ~ CHUNK x n float64.
 CHUNK_CELLS = 2_000_000
@@ -70,7 +75,7 @@ def _draw_weights(rng: np.random.Generator, n_draws: int, n_items: int) -> np.nd
     return weights
 
 
-def _mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[tuple[int, WeightedMetric, WeightedMetric]]:
+def mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[tuple[int, WeightedMetric, WeightedMetric]]:
     counts = [mudi.pair_counts(x) for x in (a, b)]
     if counts[0].n_gold_pairs != counts[1].n_gold_pairs:
         raise ValueError("the two MUDI submissions were aligned against different truth files")
@@ -105,7 +110,7 @@ def _balanced_accuracy_on_weights(y_true: np.ndarray, y_pred: np.ndarray, n_clas
     return evaluate
 
 
-def _classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list:
+def classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list:
     if task.primary != "balanced_accuracy":
         raise ValueError(f"no bootstrap for primary metric {task.primary!r}")
     n_classes = len(a.class_names)
@@ -123,7 +128,7 @@ def _classification_units(task: Task, a: ClassificationAligned, b: Classificatio
     return units
 
 
-def _regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list:
+def regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list:
     power = {"mse": 2, "mae": 1}[task.primary]
     units = []
     for seed in sorted(a.seeds):
@@ -232,37 +237,25 @@ def _pair_resamples(
     return observed, [job[2] for job in jobs]
 
 
-_UNITS = {
-    "mudi": _mudi_units,
-    "classification": _classification_units,
-    "regression": _regression_units,
-}
+Units = Callable[["Task", Aligned, Aligned], list[tuple[int, WeightedMetric, WeightedMetric]]]
+Resampled = tuple[tuple[float, float], np.ndarray, np.ndarray, int]
 
 
-def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1000, seed: int = 0) -> Bootstrap:
-    """Paired bootstrap of the task's primary metric for submissions ``a`` and ``b``.
-
-    Resamples test rows with replacement (MUDI: unordered gold pairs, carrying
-    every prediction on either orientation). Deterministic for a given
-    ``seed``. Raises ``ValueError`` when the primary metric is undefined for
-    either submission.
-    """
-    if task.kind == "pair":
-        observed, per_split = _pair_resamples(task, a, b, n_resamples, seed)
-    else:
-        observed = [compute(task, x).metrics.get(task.primary) for x in (a, b)]
+def _observed(task: Task, a: Aligned, b: Aligned) -> tuple[float, float]:
+    observed = [metrics.compute(task, x).metrics.get(task.primary) for x in (a, b)]
     if observed[0] is None or observed[1] is None:
         raise ValueError(f"{task.primary} is not defined for both submissions")
-    delta = observed[0] - observed[1]
-    sum_a = np.zeros(n_resamples)
-    sum_b = np.zeros(n_resamples)
-    if task.kind == "pair":
-        for values_a, values_b in per_split:  # in split order, so the sums do not depend on threads
-            sum_a += values_a
-            sum_b += values_b
-        n_units = len(per_split)
-    else:
-        units = _UNITS[task.kind](task, a, b)
+    return observed[0], observed[1]
+
+
+def unit_bootstrap(units_of: Units) -> Callable[..., Resampled]:
+    """A kind's resampler from its units: one generator seeded with ``seed`` draws every unit in turn."""
+
+    def resample(task: Task, a: Aligned, b: Aligned, n_resamples: int, seed: int) -> Resampled:
+        observed = _observed(task, a, b)
+        units = units_of(task, a, b)
+        sum_a = np.zeros(n_resamples)
+        sum_b = np.zeros(n_resamples)
         rng = np.random.default_rng(seed)
         # Each unit is one seed (one split); the metric is their mean.
         for n_items, metric_a, metric_b in units:
@@ -272,7 +265,39 @@ def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1
                 weights = _draw_weights(rng, stop - start, n_items)
                 sum_a[start:stop] += metric_a(weights)
                 sum_b[start:stop] += metric_b(weights)
-        n_units = len(units)
+        return observed, sum_a, sum_b, len(units)
+
+    return resample
+
+
+def pair_bootstrap(task: Task, a: PairAligned, b: PairAligned, n_resamples: int, seed: int) -> Resampled:
+    """ChemicalX's resampler: every split in its own thread with its own spawned generator."""
+    observed, per_split = _pair_resamples(task, a, b, n_resamples, seed)
+    if observed[0] is None or observed[1] is None:
+        raise ValueError(f"{task.primary} is not defined for both submissions")
+    sum_a = np.zeros(n_resamples)
+    sum_b = np.zeros(n_resamples)
+    for values_a, values_b in per_split:  # in split order, so the sums do not depend on threads
+        sum_a += values_a
+        sum_b += values_b
+    return (observed[0], observed[1]), sum_a, sum_b, len(per_split)
+
+
+def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1000, seed: int = 0) -> Bootstrap:
+    """Paired bootstrap of the task's primary metric for submissions ``a`` and ``b``.
+
+    Resamples test rows with replacement (MUDI: unordered gold pairs, carrying
+    every prediction on either orientation). Deterministic for a given
+    ``seed``. Raises ``ValueError`` when the primary metric is undefined for
+    either submission or the task's kind has no bootstrap.
+    """
+    from scoring.kinds import kind_of  # the kinds import this module for their resamplers
+
+    resample = kind_of(task).bootstrap
+    if resample is None:
+        raise ValueError(f"no paired bootstrap for {task.kind} tasks")
+    observed, sum_a, sum_b, n_units = resample(task, a, b, n_resamples, seed)
+    delta = observed[0] - observed[1]
     resampled = (sum_a - sum_b) / n_units
     resampled = resampled[np.isfinite(resampled)]
     extreme = np.count_nonzero(np.abs(resampled - delta) >= abs(delta))

@@ -14,7 +14,7 @@ import pandas as pd
 from scoring.api import load_truth, resolve_task
 from scoring.errors import fail
 from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, parse_rows
-from scoring.tasks import Task
+from scoring.registry import Task
 from scoring.validation import KeyedTruth, MudiTruth, Truth
 from scoring.validation.common import SEED
 

@@ -32,7 +32,7 @@ class Column:
 class ViewSpec:
     """One way of ranking a task's submissions."""
 
-    task: scoring.tasks.Task
+    task: scoring.registry.Task
     key: str  # "default", or "aware" / "agnostic" for MUDI
     label: str
     metric: str
@@ -77,14 +77,14 @@ class ViewSpec:
         keys += [key for _, key in self.seed_keys(self.metric)]
         return list(dict.fromkeys(keys))
 
-    def ranking_task(self) -> scoring.tasks.Task:
+    def ranking_task(self) -> scoring.registry.Task:
         """The task with this view's metric as primary (what the paired bootstrap tests)."""
         if self.metric == self.task.primary:
             return self.task
         return replace(self.task, primary=self.metric, secondary=tuple(key for key, _ in self.tiebreak))
 
 
-def views_for(task: scoring.tasks.Task) -> tuple[str, ...]:
+def views_for(task: scoring.registry.Task) -> tuple[str, ...]:
     """The view keys of a task, default first."""
     return MUDI_VIEWS if task.kind == "mudi" else (DEFAULT_VIEW,)
 
@@ -95,12 +95,12 @@ def _swap_setting(key: str) -> str:
     return f"{'agnostic' if setting == 'aware' else 'aware'}/{rest}"
 
 
-def _column(task: scoring.tasks.Task, key: str, label: str | None = None) -> Column:
+def _column(task: scoring.registry.Task, key: str, label: str | None = None) -> Column:
     definition = task.metric(key)
     return Column(key, label or definition.name, definition.higher_is_better, definition.description)
 
 
-def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
+def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     views = views_for(task)
     view = view or views[0]
@@ -151,12 +151,12 @@ def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
     )
 
 
-def significance_for(task: scoring.tasks.Task) -> str:
+def significance_for(task: scoring.registry.Task) -> str:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
     return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
 
 
-def significance_text(significance: str, task: scoring.tasks.Task) -> str:
+def significance_text(significance: str, task: scoring.registry.Task) -> str:
     """The sentence the page shows under the table."""
     if significance == "seeds":
         spread = "standard deviation" if task.spread == "std" else "standard error"
@@ -183,7 +183,7 @@ class Filter:
     help: str
 
 
-def filters_for(task: scoring.tasks.Task) -> tuple[Filter, ...]:
+def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
     """The task's declarations plus the platform's own "external data" and "baseline" flags."""
     filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
@@ -203,7 +203,7 @@ def _yes_no(value) -> str:
 
 
 def declaration_tags(
-    task: scoring.tasks.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
+    task: scoring.registry.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
@@ -226,7 +226,7 @@ def declaration_tags(
     return "|" + "|".join(tags) + "|"
 
 
-def declaration_badges(task: scoring.tasks.Task, declarations: dict) -> list[str]:
+def declaration_badges(task: scoring.registry.Task, declarations: dict) -> list[str]:
     """Short texts for the badges in a row: "graph", "text", "context features: no"."""
     badges = []
     for d in task.declarations:

@@ -1,8 +1,9 @@
 """The benchmark registry: every family and task the leaderboard hosts.
 
 Plain frozen dataclasses, no I/O. The readers use a task's columns, classes and
-seeds to parse files; the metrics dispatch on ``Task.kind``; the site shows the
-names, citations, caveats and declarations. The scoring rules themselves are in
+seeds to parse files; ``Task.kind`` names its ``scoring.kinds`` entry, which
+says how it is read, scored and shown; the site shows the names, citations,
+caveats and declarations. The scoring rules themselves are in
 ``scoring.metrics`` and are written up in docs/metrics.md.
 """
 
@@ -11,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring import keys
+from scoring.keys import MetricDef
+from scoring.kinds import KINDS, Kind, classification, kind_of, mudi, pair, regression
 
-KINDS = ("mudi", "classification", "regression", "pair")
-SPREADS = ("std", "stderr", None)
+SPREADS = (*keys.SPREADS, None)
 
 
 @dataclass(frozen=True)
@@ -26,16 +28,6 @@ class Family:
     citation: str
     paper_url: str
     caveats: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class MetricDef:
-    """How one metric key is named and which direction is better."""
-
-    key: str
-    name: str
-    higher_is_better: bool
-    description: str
 
 
 @dataclass(frozen=True)
@@ -114,19 +106,10 @@ class Task:
         """Whether a larger value of ``key`` is better (``KeyError`` if unknown)."""
         return self.metric(key).higher_is_better
 
-
-_MUDI_SETTINGS = {"aware": "direction-aware", "agnostic": "direction-agnostic"}
-_MUDI_SCOPES = {
-    "synergism": "Synergism",
-    "antagonism": "Antagonism",
-    "new_effect": "New Effect",
-    "micro": "micro",
-    "macro": "macro",
-}
-_MUDI_STATS = {"precision": "precision", "recall": "recall", "f1": "F1", "f1_mean": "mean of class F1s"}
-# Counts: more true positives is better, more errors is worse; support is a
-# property of the truth, reported as "higher" only so the API stays boolean.
-_MUDI_COUNTS = {"tp": True, "fp": False, "fn": False, "support": True}
+    @property
+    def kind_def(self) -> Kind:
+        """The definition of this task's kind: how it is read, scored and shown."""
+        return kind_of(self)
 
 
 def _derived_metric(task: Task, key: str) -> MetricDef | None:
@@ -140,21 +123,7 @@ def _derived_metric(task: Task, key: str) -> MetricDef | None:
     if seed is not None and seed in task.seeds:
         inner = task.metric(metric)
         return MetricDef(key, f"{inner.name}, seed {seed}", inner.higher_is_better, inner.description)
-    per_class = keys.parse_class(key)
-    if per_class and task.kind == "classification" and per_class[0] in task.classes:
-        stat = "recall" if per_class[1] == "recall" else "F1 (scikit-learn)"
-        return MetricDef(key, f"{per_class[0]} {stat}", True, f"per-class {stat}, mean over seeds")
-    if task.kind == "mudi":
-        parts = key.split("/")
-        if len(parts) == 3 and parts[0] in _MUDI_SETTINGS and parts[1] in _MUDI_SCOPES:
-            setting, scope, stat = parts
-            label = f"{_MUDI_SCOPES[scope]} {{}} ({_MUDI_SETTINGS[setting]})"
-            is_class = scope not in ("micro", "macro")
-            if stat in ("precision", "recall", "f1") or (stat == "f1_mean" and scope == "macro"):
-                return MetricDef(key, label.format(_MUDI_STATS[stat]), True, f"{scope} {stat}, {setting}")
-            if is_class and stat in _MUDI_COUNTS:
-                return MetricDef(key, label.format(stat.upper()), _MUDI_COUNTS[stat], f"{stat} count")
-    return None
+    return kind_of(task).derived_metric(task, key)
 
 
 # ---------------------------------------------------------------------------
@@ -208,66 +177,6 @@ FAMILIES: dict[str, Family] = {
         caveats=("Splits are random and not stratified; duplicate triples are all scored.",),
     ),
 }
-
-
-# ---------------------------------------------------------------------------
-# Metric definitions, shared between tasks of the same kind
-# ---------------------------------------------------------------------------
-
-
-def _mudi_metrics() -> tuple[MetricDef, ...]:
-    defs = []
-    for setting, setting_name in _MUDI_SETTINGS.items():
-        for scope in ("macro", "micro"):
-            for stat in ("f1", "precision", "recall"):
-                defs.append(
-                    MetricDef(
-                        keys.mudi_key(setting, scope, stat),
-                        f"{scope.capitalize()} {_MUDI_STATS[stat]} ({setting_name})",
-                        True,
-                        f"{scope} {stat} over Synergism, Antagonism and New Effect, pairs {setting_name}",
-                    )
-                )
-        defs.append(
-            MetricDef(
-                keys.mudi_key(setting, "macro", "f1_mean"),
-                f"Mean of class F1s ({setting_name})",
-                True,
-                "arithmetic mean of the three per-class F1 scores (not the paper's macro F1)",
-            )
-        )
-    return tuple(defs)
-
-
-_CLASSIFICATION_METRICS = (
-    MetricDef(
-        "balanced_accuracy", "Balanced accuracy", True, "mean over gold classes of per-class recall, mean over seeds"
-    ),
-    MetricDef(
-        "balanced_f1",
-        "Balanced F1",
-        True,
-        "ImDrug's F1 on the row-normalised confusion matrix, mean over gold-or-predicted classes",
-    ),
-    MetricDef("auroc", "AUROC", True, "one-vs-rest AUROC, unweighted mean over classes; needs probabilities"),
-    MetricDef("macro_f1", "Macro F1 (scikit-learn)", True, "scikit-learn macro F1 over gold-or-predicted labels"),
-)
-
-_REGRESSION_METRICS = (
-    MetricDef("mse", "MSE", False, "mean squared error, mean over seeds"),
-    MetricDef("mae", "MAE", False, "mean absolute error, mean over seeds"),
-)
-
-_PAIR_METRICS = (
-    MetricDef("auroc", "AUROC", True, "area under the ROC curve, mean over the 10 splits"),
-    MetricDef(
-        "aupr",
-        "AUPR",
-        True,
-        "trapezoidal area under the precision-recall curve (not average precision), mean over splits",
-    ),
-    MetricDef("f1", "F1", True, "F1 of the positive class, positive iff propensity > 0.5, mean over splits"),
-)
 
 
 # ---------------------------------------------------------------------------
@@ -344,7 +253,7 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
         kind="classification",
         classes=classes,
         optional_prediction_columns=_prob_columns(classes),
-        metrics=_CLASSIFICATION_METRICS,
+        metrics=classification.METRICS,
         primary="balanced_accuracy",
         secondary=("balanced_f1", "auroc"),
         seeds=(0, 1, 2),
@@ -371,7 +280,7 @@ _IMDRUG_OPENLT = Task(
     kind="classification",
     classes=OPENLT_CLASSES,
     optional_prediction_columns=_prob_columns(OPENLT_CLASSES),
-    metrics=_CLASSIFICATION_METRICS,
+    metrics=classification.METRICS,
     primary="balanced_accuracy",
     secondary=("balanced_f1", "auroc"),
     seeds=(0, 1, 2),
@@ -402,7 +311,7 @@ _IMDRUG_SBAP_REGRESSION = Task(
     truth_columns=("seed", "id", "label"),
     prediction_columns=("seed", "id", "prediction"),
     optional_prediction_columns=(),
-    metrics=_REGRESSION_METRICS,
+    metrics=regression.METRICS,
     primary="mse",
     secondary=("mae",),
     seeds=(0, 1, 2),
@@ -424,7 +333,7 @@ _MUDI = Task(
     truth_columns=("Drug1", "Interaction", "Drug2"),
     prediction_columns=("Drug1", "Interaction", "Drug2"),
     optional_prediction_columns=(),
-    metrics=_mudi_metrics(),
+    metrics=mudi.METRICS,
     primary=keys.mudi_key("aware", "macro", "f1"),
     secondary=(keys.mudi_key("aware", "micro", "f1"), keys.mudi_key("agnostic", "macro", "f1")),
     seeds=(0,),
@@ -498,7 +407,7 @@ def _chemicalx(dataset: str) -> Task:
         truth_columns=("seed", "drug_1", "drug_2", "context", "label"),
         prediction_columns=("seed", "drug_1", "drug_2", "context", "prediction"),
         optional_prediction_columns=(),
-        metrics=_PAIR_METRICS,
+        metrics=pair.METRICS,
         primary="auroc",
         secondary=("aupr", "f1"),
         seeds=tuple(range(10)),
