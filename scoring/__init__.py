@@ -7,9 +7,10 @@ and build truth and test-input files (``scoring.truth``). Never imports Django.
 
 from scoring.api import Score, align, load_truth, score_files, validate_truth
 from scoring.errors import Problem, ScoringError
+from scoring.kinds import kind_of
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
-from scoring.registry import FAMILIES, TASKS, get_task
+from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
 from scoring.truth import make_chemicalx_truth, test_inputs
 
 __version__ = SCORER_VERSION
@@ -24,9 +25,11 @@ __all__ = [
     "__version__",
     "align",
     "get_task",
+    "kind_of",
     "load_truth",
     "make_chemicalx_truth",
     "score_files",
+    "split_sibling",
     "test_inputs",
     "validate_truth",
 ]

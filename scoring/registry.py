@@ -456,3 +456,16 @@ def tasks_in_family(family_slug: str) -> list[Task]:
     if family_slug not in FAMILIES:
         raise KeyError(f"unknown family {family_slug!r}; valid families: {', '.join(FAMILIES)}")
     return [task for task in TASKS.values() if task.family == family_slug]
+
+
+# Splits whose boards are compared side by side (ImDrug's random and standard splits).
+_SIBLING_SPLITS = {"random": "standard", "standard": "random"}
+
+
+def split_sibling(task: Task) -> Task | None:
+    """The task with the same family, dataset and kind under the other split, or None."""
+    other = _SIBLING_SPLITS.get(task.split)
+    if other is None:
+        return None
+    same = (task.family, task.dataset, task.kind, other)
+    return next((t for t in TASKS.values() if (t.family, t.dataset, t.kind, t.split) == same), None)

@@ -23,6 +23,8 @@ ROW_FIELDS = (
 )  # fmt: skip
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
+# The builders of the charts a kind names in ``Kind.extra_charts``: rows -> chart.
+EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
 
 
 def fmt(value: float | None, digits: int = 4) -> str:
@@ -60,10 +62,7 @@ def chart_rows(board: Board) -> list[dict]:
 
 def sibling_task(task):
     """The other split of an ImDrug dataset with a random and a standard split, or None."""
-    if task.family != "imdrug" or task.split not in ("random", "standard") or task.kind != "classification":
-        return None
-    other = "standard" if task.split == "random" else "random"
-    return scoring.TASKS.get(f"imdrug-{task.dataset}-{other}")
+    return scoring.split_sibling(task)
 
 
 def split_pairs(random_rows: list[dict], standard_rows: list[dict], metric: str) -> list[tuple]:
@@ -84,10 +83,9 @@ def board_charts(board: Board, spec: ViewSpec, sibling: Board | None = None) -> 
     def build() -> list[dict]:
         rows = chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
-        setting = f" ({spec.label.lower()})" if spec.task.kind == "mudi" else ""
+        setting = f" ({spec.label.lower()})" if len(views_for(spec.task)) > 1 else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
-        if spec.task.kind == "mudi":
-            found.append(charts.direction_scatter(rows))
+        found += [EXTRA_CHARTS[name](rows) for name in spec.task.kind_def.extra_charts]
         if sibling is not None:
             other_rows = chart_rows(sibling)
             random_rows, standard_rows = (rows, other_rows) if spec.task.split == "random" else (other_rows, rows)

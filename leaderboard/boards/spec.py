@@ -13,7 +13,6 @@ import scoring
 from scoring import keys as result_keys
 
 DEFAULT_VIEW = "default"
-MUDI_VIEWS = ("aware", "agnostic")
 # Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
 MAX_CLASS_COLUMNS = 10
 # Columns sortable by a non-metric field, and the SQL ordering they use.
@@ -33,7 +32,7 @@ class ViewSpec:
     """One way of ranking a task's submissions."""
 
     task: scoring.registry.Task
-    key: str  # "default", or "aware" / "agnostic" for MUDI
+    key: str  # "default", or one of the kind's settings (MUDI: "aware" / "agnostic")
     label: str
     metric: str
     higher_is_better: bool
@@ -85,8 +84,8 @@ class ViewSpec:
 
 
 def views_for(task: scoring.registry.Task) -> tuple[str, ...]:
-    """The view keys of a task, default first."""
-    return MUDI_VIEWS if task.kind == "mudi" else (DEFAULT_VIEW,)
+    """The view keys of a task, default first: one per setting of its kind, else just the default."""
+    return task.kind_def.settings or (DEFAULT_VIEW,)
 
 
 def _swap_setting(key: str) -> str:
@@ -100,40 +99,47 @@ def _column(task: scoring.registry.Task, key: str, label: str | None = None) -> 
     return Column(key, label or definition.name, definition.higher_is_better, definition.description)
 
 
+def _default_columns(task: scoring.registry.Task, view: str) -> tuple:
+    """The primary metric, then every other headline metric; ties broken by the task's secondaries."""
+    columns = (_column(task, task.primary),) + tuple(
+        _column(task, m.key) for m in task.metrics if m.key != task.primary
+    )
+    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
+    return task.primary, task.dataset_name, columns, tiebreak
+
+
+def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
+    """One MUDI setting: its macro F1 ranks, its own columns, the other setting's macro F1 last."""
+    other = _swap_setting(setting).split("/")[0]
+    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
+    if setting != "aware":
+        tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
+    # Short headers: the view already says which setting the columns belong to.
+    short = {"f1": "F1", "precision": "P", "recall": "R"}
+    labels = {
+        result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
+        for scope in ("macro", "micro")
+        for stat in ("f1", "precision", "recall")
+    }
+    labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
+    labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
+    columns = tuple(_column(task, key, label) for key, label in labels.items())
+    label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
+    return result_keys.mudi_key(setting, "macro", "f1"), label, columns, tiebreak
+
+
+# (ranking metric, label, columns, tie-breaks) of a view, for kinds whose board is not the default one.
+_VIEW_COLUMNS = {"mudi": _mudi_columns}
+
+
 def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     views = views_for(task)
     view = view or views[0]
     if view not in views:
         raise KeyError(f"task {task.slug} has no view {view!r}")
-    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
-    if task.kind == "mudi":
-        setting, other = view, _swap_setting(view).split("/")[0]
-        metric = result_keys.mudi_key(setting, "macro", "f1")
-        if setting != "aware":
-            tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
-        # Short headers: the view already says which setting the columns belong to.
-        short = {"f1": "F1", "precision": "P", "recall": "R"}
-        labels = {
-            result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
-            for scope in ("macro", "micro")
-            for stat in ("f1", "precision", "recall")
-        }
-        labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
-        labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
-        columns = tuple(_column(task, key, label) for key, label in labels.items())
-        names = dict(zip(("synergism", "antagonism", "new_effect"), task.classes, strict=True))
-        class_keys = tuple((name, result_keys.mudi_key(setting, slug, "f1")) for slug, name in names.items())
-        label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
-    else:
-        metric = task.primary
-        columns = (_column(task, task.primary),) + tuple(
-            _column(task, m.key) for m in task.metrics if m.key != task.primary
-        )
-        class_keys = ()
-        if task.kind == "classification":
-            class_keys = tuple((name, result_keys.class_key(name, "f1")) for name in task.classes)
-        label = task.dataset_name
+    metric, label, columns, tiebreak = _VIEW_COLUMNS.get(task.kind, _default_columns)(task, view)
+    class_keys = task.kind_def.class_f1_keys(task, view)
     class_columns = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)

@@ -140,30 +140,46 @@ def synthetic_mudi(rng: np.random.Generator) -> pd.DataFrame:
     return frame[~pd.Series(key).duplicated().to_numpy()].reset_index(drop=True)
 
 
+def _mudi_truth(task, rng: np.random.Generator, target: Path) -> DemoTruth:
+    real = real_mudi_path()
+    if real is not None:
+        return DemoTruth(real, False, f"MUDI test set ({real.name}; github hoangbros03/MUDI dataset/test.csv)")
+    synthetic_mudi(rng).to_csv(target, index=False)
+    return DemoTruth(target, True, "synthetic demo data (random MUDI-style pairs)")
+
+
+def _pair_truth(task, rng: np.random.Generator, target: Path) -> DemoTruth:
+    directory = target.parent
+    folder = data_dir() / "chemicalx" / CHEMICALX_FOLDERS.get(task.dataset, task.dataset)
+    triples = folder / "labeled_triples.csv"
+    if triples.is_file():
+        threshold = ONCOLYPHARM_THRESHOLD if task.dataset == "oncolypharm" else None
+        scoring.make_chemicalx_truth(triples, seeds=task.seeds, threshold=threshold, out=target)
+        rule = f", label > {threshold:g} is positive" if threshold is not None else ""
+        return DemoTruth(target, False, f"ChemicalX {folder.name}/labeled_triples.csv{rule}")
+    triples_path = directory / f"{task.slug}-triples.csv"
+    synthetic_pairs(task, rng).to_csv(triples_path, index=False)
+    scoring.make_chemicalx_truth(triples_path, seeds=task.seeds, out=target)
+    return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
+
+
+def _random_labels(synthetic):
+    def write(task, rng: np.random.Generator, target: Path) -> DemoTruth:
+        synthetic(task, rng).to_csv(target, index=False)
+        return DemoTruth(target, True, "synthetic demo data (random labels)")
+
+    return write
+
+
+# The demo truth writer of each kind: (task, rng, target path) -> DemoTruth.
+WRITERS = {
+    "mudi": _mudi_truth,
+    "pair": _pair_truth,
+    "classification": _random_labels(synthetic_classification),
+    "regression": _random_labels(synthetic_regression),
+}
+
+
 def demo_truth(task, directory: Path) -> DemoTruth:
     """Write the demo truth file of ``task`` into ``directory`` (real where the data is found)."""
-    rng = _rng(task.slug)
-    target = directory / f"{task.slug}-truth.csv"
-    if task.kind == "mudi":
-        real = real_mudi_path()
-        if real is not None:
-            return DemoTruth(real, False, f"MUDI test set ({real.name}; github hoangbros03/MUDI dataset/test.csv)")
-        synthetic_mudi(rng).to_csv(target, index=False)
-        return DemoTruth(target, True, "synthetic demo data (random MUDI-style pairs)")
-    if task.kind == "pair":
-        folder = data_dir() / "chemicalx" / CHEMICALX_FOLDERS.get(task.dataset, task.dataset)
-        triples = folder / "labeled_triples.csv"
-        if triples.is_file():
-            threshold = ONCOLYPHARM_THRESHOLD if task.dataset == "oncolypharm" else None
-            scoring.make_chemicalx_truth(triples, seeds=task.seeds, threshold=threshold, out=target)
-            rule = f", label > {threshold:g} is positive" if threshold is not None else ""
-            return DemoTruth(target, False, f"ChemicalX {folder.name}/labeled_triples.csv{rule}")
-        triples_path = directory / f"{task.slug}-triples.csv"
-        synthetic_pairs(task, rng).to_csv(triples_path, index=False)
-        scoring.make_chemicalx_truth(triples_path, seeds=task.seeds, out=target)
-        return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
-    if task.kind == "classification":
-        synthetic_classification(task, rng).to_csv(target, index=False)
-    else:
-        synthetic_regression(task, rng).to_csv(target, index=False)
-    return DemoTruth(target, True, "synthetic demo data (random labels)")
+    return WRITERS[task.kind](task, _rng(task.slug), directory / f"{task.slug}-truth.csv")

@@ -150,6 +150,7 @@ def _oracle_text() -> str:
     )
 
 
+# The baseline builders of each kind; a kind without one has no baselines.
 BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
 
 
@@ -157,7 +158,8 @@ def build_baselines(task, truth_path) -> list[Baseline]:
     """The baseline prediction files of a task, from its truth file (deterministic)."""
     truth = pd.read_csv(truth_path, sep="\t" if str(truth_path).endswith((".tsv", ".tsv.gz")) else ",")
     rng = np.random.default_rng(12345)
-    return BUILDERS[task.kind](task, truth, rng)
+    builder = BUILDERS.get(task.kind)
+    return builder(task, truth, rng) if builder else []
 
 
 def ensure_baselines(phase, truth_path, *, run) -> list[Submission]:

@@ -8,13 +8,7 @@ import pandas as pd
 def constant_prediction(task) -> tuple[str, object]:
     """The prediction column's name and a constant value that the task accepts."""
     column = [c for c in task.prediction_columns if c not in ("seed", "id", "Drug1", "Drug2", *_PAIR_KEY)][0]
-    if task.kind == "mudi":
-        return column, task.classes[0]
-    if task.kind == "classification":
-        return column, task.classes[0]
-    if task.kind == "regression":
-        return column, 0.0
-    return column, 0.5
+    return column, task.kind_def.example_value(task)
 
 
 _PAIR_KEY = ("drug_1", "drug_2", "context")

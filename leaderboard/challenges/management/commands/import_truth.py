@@ -37,7 +37,7 @@ class Command(BaseCommand):
             with tempfile.TemporaryDirectory() as tmp:
                 label = source
                 if from_triples:
-                    if phase.task.kind != "pair":
+                    if not phase.task.kind_def.truth_from_triples:
                         raise CommandError("--from-triples is for ChemicalX tasks only")
                     built = Path(tmp) / f"{task}-truth.csv"
                     scoring.make_chemicalx_truth(source, seeds=phase.task.seeds, threshold=threshold, out=built)
