@@ -21,7 +21,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         team = services.create_team(request.user, form.cleaned_data["name"])
         messages.success(request, f"Team {team.name} created. Invite your colleagues by username.")
-        return redirect(f"/teams/{team.slug}/")
+        return redirect(team)
     return render(request, "accounts/team_create.html", {"form": form})
 
 
@@ -62,7 +62,7 @@ def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("username", str(exc))
         else:
             messages.success(request, f"Invited {invited.username}. They can accept on their profile page.")
-            return redirect(f"/teams/{team.slug}/")
+            return redirect(team)
     return _team_page(request, slug, invite_form=form, status=400)
 
 
@@ -72,7 +72,7 @@ def team_revoke_invitation(request: HttpRequest, slug: str, invitation_id: int) 
     invitation = get_team_invitation_for(request.user, slug, invitation_id)
     services.revoke_invitation(invitation)
     messages.info(request, f"Invitation to {invitation.invited_user.username} withdrawn.")
-    return redirect(f"/teams/{slug}/")
+    return redirect("teams:detail", slug)
 
 
 @login_required
@@ -83,6 +83,6 @@ def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
         services.leave_team(team, request.user)
     except services.TeamError as exc:
         messages.error(request, str(exc))
-        return redirect(f"/teams/{team.slug}/")
+        return redirect(team)
     messages.success(request, f"You left {team.name}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")

@@ -33,7 +33,7 @@ def _safe_next(request: HttpRequest) -> str | None:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (and its personal team), log the new user in, go to their profile."""
     if request.user.is_authenticated:
-        return redirect("/accounts/profile/")
+        return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = services.create_user(
@@ -85,7 +85,7 @@ def update_notifications(request: HttpRequest) -> HttpResponse:
         form.save()
         state = "on" if form.instance.email_results else "off"
         messages.success(request, f"Emails about scored submissions are {state}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")
 
 
 @login_required
@@ -96,9 +96,9 @@ def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
         services.accept_invitation(invitation)
     except services.TeamError as exc:
         messages.error(request, str(exc))
-        return redirect("/accounts/profile/")
+        return redirect("accounts:profile")
     messages.success(request, f"You joined {invitation.team.name}.")
-    return redirect(f"/teams/{invitation.team.slug}/")
+    return redirect(invitation.team)
 
 
 @login_required
@@ -111,4 +111,4 @@ def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse
         messages.error(request, str(exc))
     else:
         messages.info(request, f"You declined the invitation to {invitation.team.name}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")

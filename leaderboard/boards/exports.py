@@ -12,13 +12,12 @@ import io
 import json
 from collections.abc import Iterable
 
-from django.conf import settings
-
 import scoring
 from leaderboard.boards import cache
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, select_rows
 from leaderboard.boards.spec import ViewSpec, significance_text
+from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
 
 FORMAT_VERSION = 1
@@ -85,7 +84,7 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "method": row["method_name"],
         "team": row["team_name"],
         "submission_id": str(row["submission_id"]),
-        "submission_url": f"{settings.SITE_URL.rstrip('/')}/submissions/{row['submission_id']}/",
+        "submission_url": absolute_reverse("submissions:detail", row["submission_id"]),
         "submitted_at": row["submitted_at"].isoformat(),
         "visibility": "public" if row["is_public"] else "private",
         "baseline": row["is_baseline"],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from django.db.models import QuerySet
+from django.urls import reverse
 
 import scoring
 from leaderboard.boards import cache, charts, query
@@ -38,7 +39,7 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     """Add the display fields of one row (cells, badges, shown rank) to its dict."""
     metrics = row["metrics"] or {}
     spread_key = spec.spread_key(spec.metric)
-    row["url"] = f"/submissions/{row['submission_id']}/"
+    row["url"] = reverse("submissions:detail", args=[row["submission_id"]])
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")

@@ -251,7 +251,7 @@ def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
     if not tasks:
         raise Http404("No such dataset.")
     if len(tasks) == 1:
-        return redirect(f"/tasks/{tasks[0].slug}/")
+        return redirect("boards:task", tasks[0].slug)
     from leaderboard.boards.present import dataset_breakdown
 
     return render(request, "boards/dataset.html", dataset_breakdown(tasks))

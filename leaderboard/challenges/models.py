@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 
 from leaderboard.storage import private_storage
@@ -78,6 +79,10 @@ class Phase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenge.slug}/{self.slug}"
+
+    def get_absolute_url(self) -> str:
+        """The phase's leaderboard (a standing phase's board lives at its task's page)."""
+        return reverse("boards:task", args=[self.task_slug])
 
     @property
     def task(self):

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
@@ -134,6 +135,9 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method_name} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("submissions:detail", args=[self.pk])
 
     @property
     def is_finished(self) -> bool:

@@ -62,5 +62,5 @@ def status_payload(submission: Submission) -> dict:
         "created_at": submission.created_at.isoformat() if submission.created_at else None,
         "started_at": submission.started_at.isoformat() if submission.started_at else None,
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
-        "url": f"/submissions/{submission.pk}/",
+        "url": submission.get_absolute_url(),
     }

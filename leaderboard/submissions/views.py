@@ -55,7 +55,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except quotas.QuotaExceeded as exceeded:
             form.add_error(None, str(exceeded))
         else:
-            return redirect(f"/submissions/{submission.pk}/")
+            return redirect(submission)
     context = {
         "phase": phase,
         "task": phase.task,
@@ -146,7 +146,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     else:
         services.requeue(submission)
         messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
 
 
 @require_POST
@@ -155,4 +155,4 @@ def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
