@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from leaderboard.accounts import services
 from leaderboard.accounts.access import get_invitation_for
-from leaderboard.accounts.forms import NotificationsForm, SignupForm, TeamCreateForm
+from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
 from leaderboard.submissions.models import Submission
 
@@ -71,7 +71,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         "invitations": invitations,
         "submissions": submissions,
         "notifications_form": NotificationsForm(instance=user),
-        "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
 

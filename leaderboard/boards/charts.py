@@ -13,10 +13,11 @@ board charts are cached per board version (``leaderboard.boards.cache``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
+
+from leaderboard.formatting import metric_text
 
 # Bars for more methods than this are unreadable; the table holds the rest.
 TOP_METHODS = 8
@@ -37,12 +38,9 @@ def _json(fig: go.Figure) -> str:
     return fig.to_json().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _fmt(value, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
+def _fmt(value) -> str:
+    """A chart table cell: metrics as the pages write them, labels and counts as they are."""
+    return metric_text(value) if value is None or isinstance(value, float) else str(value)
 
 
 def _figure(data) -> go.Figure:

@@ -14,13 +14,14 @@ from django.http import Http404
 import scoring
 from leaderboard.boards import charts
 from leaderboard.boards.exports import describe_metric
-from leaderboard.boards.present import fmt
-from leaderboard.boards.significance import ALPHA, pair_test
+from leaderboard.boards.significance import pair_test
 from leaderboard.boards.spec import ViewSpec, view_spec, views_for
 from leaderboard.challenges.truth import TruthMissing
+from leaderboard.formatting import metric_text
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
+from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,10 @@ def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[
                 "higher_is_better": definition["higher_is_better"],
                 "main": key in main,
                 "cells": [
-                    {"text": fmt(v) if not is_count or v is None else str(int(v)), "best": v is not None and v == best}
+                    {
+                        "text": metric_text(v) if not is_count or v is None else str(int(v)),
+                        "best": v is not None and v == best,
+                    }
                     for v in cells
                 ],
             }

@@ -6,8 +6,6 @@ formatted here; the same ``row_fields`` feed the HTML table and both exports.
 
 from __future__ import annotations
 
-import math
-
 from django.db.models import QuerySet
 from django.urls import reverse
 
@@ -16,6 +14,7 @@ from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.query import Controls, row_count, select_rows
 from leaderboard.boards.spec import ViewSpec, declaration_badges, view_spec, views_for
+from leaderboard.formatting import metric_text
 
 ROW_FIELDS = (
     "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
@@ -28,13 +27,6 @@ CHART_ROWS = 200
 EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
 
 
-def fmt(value: float | None, digits: int = 4) -> str:
-    """A metric for the table: 4 decimals, an em dash when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.{digits}f}"
-
-
 def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     """Add the display fields of one row (cells, badges, shown rank) to its dict."""
     metrics = row["metrics"] or {}
@@ -43,10 +35,12 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")
-    row["primary"] = fmt(metrics.get(spec.metric))
-    row["primary_spread"] = fmt(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
-    row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
-    row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
+    row["primary"] = metric_text(metrics.get(spec.metric))
+    row["primary_spread"] = (
+        metric_text(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
+    )
+    row["cells"] = [metric_text(metrics.get(c.key)) for c in spec.columns[1:]]
+    row["class_cells"] = [metric_text(metrics.get(c.key)) for c in spec.class_columns]
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
     return row

@@ -27,10 +27,11 @@ from leaderboard.boards.ranking import (
     progression,
     representatives,
 )
-from leaderboard.boards.significance import ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from leaderboard.boards.significance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from leaderboard.boards.spec import ViewSpec, declaration_tags, view_spec, views_for
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
+from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
-ALPHA = 0.05
 
 
 class Aligner:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import scoring
 from scoring import keys as result_keys
+from scoring.significance import ALPHA
 
 DEFAULT_VIEW = "default"
 # Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
@@ -172,7 +173,7 @@ def significance_text(significance: str, task: scoring.registry.Task) -> str:
         )
     return (
         "≈ marks entries that a paired bootstrap over test rows (1,000 resamples, two-sided) cannot tell apart "
-        "from the leader at the 5% level (p ≥ 0.05)."
+        f"from the leader at the {ALPHA:.0%} level (p ≥ {ALPHA:g})."
     )
 
 

@@ -52,7 +52,3 @@ def clear_cache() -> None:
     with _lock:
         _cache.clear()
 
-
-def is_cached(phase: Phase) -> bool:
-    with _lock:
-        return (phase.pk, phase.truth_sha256) in _cache

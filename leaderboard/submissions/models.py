@@ -53,16 +53,6 @@ class SubmissionQuerySet(models.QuerySet):
     def for_team_phase(self, team, phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)
 
-    def visible_to(self, user) -> SubmissionQuerySet:
-        """Public submissions, plus private ones of the user's teams; staff and organizers see all they run."""
-        if not user.is_authenticated:
-            return self.filter(is_public=True)
-        if user.is_staff:
-            return self.all()
-        return self.filter(
-            Q(is_public=True) | Q(team__memberships__user=user) | Q(phase__challenge__organizers=user)
-        ).distinct()
-
 
 class Submission(models.Model):
     class Status(models.TextChoices):

@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
@@ -33,15 +32,11 @@ def _phase_or_404(slug: str) -> Phase:
         raise Http404("This task is not set up yet (run manage.py load_benchmarks).") from None
 
 
-def _phase_is_open(phase: Phase) -> bool:
-    now = timezone.now()
-    return phase.starts_at <= now and (phase.ends_at is None or phase.ends_at > now)
-
-
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
-    can_submit = phase.has_truth and _phase_is_open(phase)
+    is_open = Phase.objects.filter(pk=phase.pk).open_now().exists()
+    can_submit = phase.has_truth and is_open
     form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
     if request.method == "POST" and can_submit and form.is_valid():
         try:
@@ -61,7 +56,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "task": phase.task,
         "form": form,
         "can_submit": can_submit,
-        "is_open": _phase_is_open(phase),
+        "is_open": is_open,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),

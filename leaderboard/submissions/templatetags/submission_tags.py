@@ -7,6 +7,8 @@ import nh3
 from django import template
 from django.utils.safestring import mark_safe
 
+from leaderboard.formatting import metric_text
+
 register = template.Library()
 
 ALLOWED_TAGS = {
@@ -47,6 +49,4 @@ def markdown(text: str) -> str:
 @register.filter
 def metric_value(value) -> str:
     """Four decimals, or an em dash for a missing value."""
-    if value is None:
-        return "—"
-    return f"{value:.4f}"
+    return metric_text(value)
