@@ -91,6 +91,10 @@ INSTALLED_APPS = [
     "leaderboard.submissions",
     "leaderboard.boards",
     "leaderboard.ops",
+    "leaderboard.api",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
@@ -184,12 +188,50 @@ if TESTING:
 MEDIA_URL = "/media/"
 MEDIA_ROOT = env_path("MEDIA_ROOT", VAR_DIR / "media")
 PRIVATE_STORAGE_ROOT = env_path("PRIVATE_STORAGE_ROOT", VAR_DIR / "private")
+# STORAGE_URL=s3://bucket/prefix puts every stored file in an S3-compatible bucket instead,
+# so web and workers on different machines share nothing on disk. Credentials come from
+# boto3's usual chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, or an instance role).
+STORAGE_URL = env_str("STORAGE_URL")
+AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
+AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", env_str("AWS_DEFAULT_REGION"))
+AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE", "path" if AWS_S3_ENDPOINT_URL else "")
+# Lifetime of a signed download link (leaderboard.storage); our views stream files instead.
+AWS_QUERYSTRING_EXPIRE = env_int("AWS_QUERYSTRING_EXPIRE", 300)
+
+
+def file_storages(storage_url: str, private_root: Path) -> dict[str, dict]:
+    """The "default" and "private" entries of STORAGES for a STORAGE_URL ("" = local folders)."""
+    if not storage_url:
+        return {
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "private": {
+                "BACKEND": "django.core.files.storage.FileSystemStorage",
+                "OPTIONS": {"location": str(private_root), "base_url": None},
+            },
+        }
+    scheme, _, rest = storage_url.partition("://")
+    bucket, _, prefix = rest.partition("/")
+    if scheme != "s3" or not bucket:
+        raise ImproperlyConfigured(f"STORAGE_URL={storage_url!r} is not s3://bucket[/prefix].")
+    prefix = prefix.strip("/")
+
+    def s3(location: str) -> dict:
+        options = {
+            "bucket_name": bucket,
+            "location": "/".join(part for part in (prefix, location) if part),
+            "endpoint_url": AWS_S3_ENDPOINT_URL or None,
+            "region_name": AWS_S3_REGION_NAME or None,
+            "addressing_style": AWS_S3_ADDRESSING_STYLE or None,
+            "querystring_expire": AWS_QUERYSTRING_EXPIRE,
+        }
+        return {"BACKEND": "leaderboard.s3storage.PrivateS3Storage", "OPTIONS": options}
+
+    # Even "default" (generated files) is private: nothing in the bucket is public-read.
+    return {"default": s3("media"), "private": s3("private")}
+
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "private": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(PRIVATE_STORAGE_ROOT), "base_url": None},
-    },
+    **file_storages(STORAGE_URL, PRIVATE_STORAGE_ROOT),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -296,6 +338,37 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else Non
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# The JSON API (/api/v1/, docs/api.md): bearer tokens only, problem+json errors, per-token rate limits.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["leaderboard.api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["leaderboard.api.throttling.TokenRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "leaderboard.api.problems.handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+# Requests per token (per address without a token), and uploads per token; "N/second|minute|hour|day".
+API_RATE_LIMITS = {
+    "token": env_str("API_RATE_LIMIT", "600/minute"),
+    "upload": env_str("API_UPLOAD_RATE_LIMIT", "30/minute"),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "DDI Leaderboard API",
+    "DESCRIPTION": "Tasks, leaderboards and submissions. Authenticate with 'Authorization: Bearer ddi_...'; "
+    "errors are RFC 9457 problem documents. Guide: docs/api.md.",
+    "VERSION": "1",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    # The reference page's Swagger UI is served from the installed sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
 
 LOGGING = {
     "version": 1,

@@ -2,16 +2,18 @@
 
 Parse and validate truth and prediction files (``scoring.readers``,
 ``scoring.validation``), compute the benchmark metrics (``scoring.metrics``),
-and build truth and test-input files (``scoring.truth``). Never imports Django.
+build truth and test-input files (``scoring.truth``) and split a challenge's
+test rows into public and private parts (``scoring.splits``). Never imports Django.
 """
 
-from scoring.api import Score, align, load_truth, score_files, validate_truth
+from scoring.api import Score, align, load_truth, score_files, validate_prediction, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.kinds import kind_of
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
 from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
-from scoring.truth import make_chemicalx_truth, test_inputs
+from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
+from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs
 
 __version__ = SCORER_VERSION
 
@@ -22,14 +24,20 @@ __all__ = [
     "Problem",
     "Score",
     "ScoringError",
+    "Split",
+    "SplitSpec",
     "__version__",
     "align",
     "get_task",
     "kind_of",
+    "load_split_truth",
     "load_truth",
     "make_chemicalx_truth",
     "score_files",
+    "score_parts",
     "split_sibling",
     "test_inputs",
+    "truth_from_inputs",
+    "validate_prediction",
     "validate_truth",
 ]

@@ -7,6 +7,7 @@ million bad rows would make an unreadable page) but the total is always counted.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # How many problems are kept for display; the total count is kept separately.
@@ -68,6 +69,18 @@ class Problems:
         self.total += 1
         if len(self.items) < MAX_PROBLEMS:
             self.items.append(Problem(line, column, message))
+
+    def add_many(self, problems: Iterable[Problem], total: int) -> None:
+        """Record the first few of ``total`` problems of one kind (the rest are only counted)."""
+        for problem in problems:
+            if len(self.items) >= MAX_PROBLEMS:
+                break
+            self.items.append(problem)
+        self.total += total
+
+    def extend(self, error: ScoringError) -> None:
+        """Merge the problems carried by another ScoringError."""
+        self.add_many(error.problems, error.total)
 
     def __bool__(self) -> bool:
         return self.total > 0

@@ -8,14 +8,11 @@ sha256, so a stale entry is never used.
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from collections import OrderedDict
-from pathlib import Path
 
 import scoring
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.services import copy_to_temp
 
 # Truths kept per process; the largest (MUDI) takes tens of MB in memory.
 MAX_CACHED = 4
@@ -37,8 +34,9 @@ def phase_truth(phase: Phase):
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    with tempfile.TemporaryDirectory() as tmp:
-        truth = scoring.load_truth(phase.task, copy_to_temp(phase.truth_file, Path(tmp)))
+    # Streamed from storage (a local folder or a bucket): no local path is assumed.
+    with phase.truth_file.open("rb") as handle:
+        truth = scoring.load_truth(phase.task, handle)
     with _lock:
         _cache[key] = truth
         _cache.move_to_end(key)
@@ -52,3 +50,7 @@ def clear_cache() -> None:
     with _lock:
         _cache.clear()
 
+
+def is_cached(phase: Phase) -> bool:
+    with _lock:
+        return (phase.pk, phase.truth_sha256) in _cache

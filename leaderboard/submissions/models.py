@@ -97,6 +97,10 @@ class Submission(models.Model):
     task_id = models.CharField(max_length=255, blank=True)
     worker_host = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=20, blank=True)
+    # The truth file the stored score was computed against (replacing a truth re-scores the phase).
+    truth_version = models.ForeignKey(
+        "challenges.TruthVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="submissions"
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)

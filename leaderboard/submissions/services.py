@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from leaderboard.challenges.services import current_truth_version
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
@@ -284,6 +285,8 @@ def store_score(submission: Submission, score, *, claim_token=None) -> bool:
         "primary_value": primary if primary is not None and math.isfinite(primary) else None,
         "report": _finite(score.report),
         "scorer_version": str(score.scorer_version)[:20],
+        # The phase's current truth: the one the worker loaded (a replaced truth re-scores every submission).
+        "truth_version": current_truth_version(submission.phase_id),
         "status": Submission.Status.SCORED,
         "error_kind": Submission.ErrorKind.NONE,
         "error_message": "",

@@ -35,8 +35,7 @@ def _phase_or_404(slug: str) -> Phase:
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
-    is_open = Phase.objects.filter(pk=phase.pk).open_now().exists()
-    can_submit = phase.has_truth and is_open
+    can_submit = phase.has_truth and phase.is_open
     form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
     if request.method == "POST" and can_submit and form.is_valid():
         try:
@@ -56,7 +55,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "task": phase.task,
         "form": form,
         "can_submit": can_submit,
-        "is_open": is_open,
+        "is_open": phase.is_open,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from scoring.keys import MetricDef
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from scoring.aligned import Aligned, MetricsResult
     from scoring.readers import Limits, RawFile, Table
     from scoring.registry import Task
@@ -36,6 +36,11 @@ def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
     return ()
 
 
+def classes_in_turn(task: Task, n: int) -> np.ndarray:
+    """``n`` placeholder labels: the task's classes in turn."""
+    return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of benchmark (``Task.kind`` names it).
@@ -51,7 +56,8 @@ class Kind:
     are legal prediction labels beyond the scored classes; ``resample_unit``
     names what the bootstrap draws when it is not a test row; ``extra_charts``
     names board charts beyond the generic ones; ``truth_from_triples`` says
-    that a truth can be built from a labeled triples file.
+    that a truth can be built from a labeled triples file; ``placeholder_labels``
+    gives n legal truth labels for a stand-in truth built from test inputs.
     """
 
     name: str
@@ -69,6 +75,7 @@ class Kind:
     resample_unit: str = ""
     extra_charts: tuple[str, ...] = ()
     truth_from_triples: bool = False
+    placeholder_labels: Callable[[Task, int], np.ndarray] = classes_in_turn
 
 
 KINDS: dict[str, Kind] = {}

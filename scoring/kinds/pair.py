@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from scoring import significance
 from scoring.aligned import PairAligned
 from scoring.keys import MetricDef
@@ -31,5 +33,6 @@ KIND = register(
         example_value=lambda task: 0.5,
         bootstrap=significance.pair_bootstrap,
         truth_from_triples=True,
+        placeholder_labels=lambda task, n: np.arange(n) % 2,  # 0/1 labels
     )
 )

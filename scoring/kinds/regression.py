@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from scoring import significance
 from scoring.aligned import RegressionAligned
 from scoring.keys import MetricDef
@@ -23,6 +25,7 @@ KIND = register(
         align=validation.align_regression,
         compute=metrics.compute_regression,
         example_value=lambda task: 0.0,
+        placeholder_labels=lambda task, n: np.zeros(n),
         bootstrap=significance.unit_bootstrap(significance.regression_units),
     )
 )

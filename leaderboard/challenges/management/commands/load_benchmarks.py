@@ -58,8 +58,7 @@ class Command(BaseCommand):
                     self.stdout.write(f"  {slug}: {kind} truth {state} ({source.source})")
                 if no_baselines:
                     continue
-                truth_path = Path(phase.truth_file.path)
-                created = ensure_baselines(phase, truth_path, run=run_scoring_task)
+                created = ensure_baselines(phase, phase.truth_file, run=run_scoring_task)
                 if created:
                     states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
                     self.stdout.write(f"    baselines {states}")
