@@ -14,9 +14,9 @@ from django.http import Http404
 import scoring
 from leaderboard.boards import charts
 from leaderboard.boards.exports import describe_metric
-from leaderboard.boards.significance import pair_test
+from leaderboard.boards.pair_tests import pair_test
 from leaderboard.boards.spec import ViewSpec, view_spec, views_for
-from leaderboard.challenges.truth import TruthMissing
+from leaderboard.challenges.truth_cache import TruthMissing
 from leaderboard.formatting import metric_text
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission

@@ -7,7 +7,7 @@ from django.conf import settings
 
 import scoring
 from leaderboard.accounts.models import Team
-from leaderboard.challenges.truth import phase_truth
+from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions.services import Metadata
 from leaderboard.submissions.tasks import scoring_limits
 

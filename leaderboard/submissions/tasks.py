@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 import scoring
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
 

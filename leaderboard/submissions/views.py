@@ -15,12 +15,12 @@ import scoring
 from leaderboard.boards.charts import submission_charts
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import headline_metrics, status_payload
+from leaderboard.submissions.summary import headline_metrics, status_payload
 
 
 def _phase_or_404(slug: str) -> Phase:

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 import scoring
-from leaderboard.challenges.demo import demo_truth
+from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
 

@@ -17,7 +17,7 @@ import scoring
 from leaderboard.boards.models import Board, BoardRow, PairTest
 from leaderboard.boards.spec import ViewSpec, view_spec
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.truth import phase_truth
+from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions.models import Submission
 from scoring.significance import paired_bootstrap
 
