@@ -22,7 +22,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -46,7 +46,7 @@ _NON_SPACE = re.compile(rb"\S")
 # categorical columns); above it, chunked parsing bounds memory.
 ONE_PASS_MAX_BYTES = 64 * 1024 * 1024
 
-Source = str | os.PathLike | bytes | BinaryIO
+Source = str | os.PathLike[str] | bytes | BinaryIO
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def _read_stream(handle: BinaryIO, max_bytes: int, what: str) -> bytes:
     return head + handle.read(max_bytes + 1 - len(head))
 
 
-def _gunzip(handle, max_bytes: int, what: str) -> bytes:
+def _gunzip(handle: BinaryIO | _Prefixed, max_bytes: int, what: str) -> bytes:
     try:
         with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
             # One byte past the limit tells "too big" from "exactly at the limit".
@@ -160,7 +160,7 @@ class _Prefixed(io.RawIOBase):
             return out
         return self._handle.read(size)
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: Any) -> int:
         chunk = self.read(len(buffer))
         buffer[: len(chunk)] = chunk
         return len(chunk)

@@ -226,10 +226,8 @@ _SPLITS = {
 
 # Column names follow the readers in scoring/validation/ (which also accept a
 # few aliases, e.g. "label" for "prediction" and prob_<class name>).
-_IMDRUG_CLASSIFICATION_COLUMNS = {
-    "truth_columns": ("seed", "id", "label"),
-    "prediction_columns": ("seed", "id", "prediction"),
-}
+_IMDRUG_TRUTH_COLUMNS = ("seed", "id", "label")
+_IMDRUG_PREDICTION_COLUMNS = ("seed", "id", "prediction")
 
 
 def _prob_columns(classes: tuple[str, ...]) -> tuple[str, ...]:
@@ -267,7 +265,8 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
             + (", or a single score column giving the probability of class 1" if len(classes) == 2 else "")
             + "; without them AUROC is not computed."
         ),
-        **_IMDRUG_CLASSIFICATION_COLUMNS,
+        truth_columns=_IMDRUG_TRUTH_COLUMNS,
+        prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
     )
 
 
@@ -297,7 +296,8 @@ _IMDRUG_OPENLT = Task(
         "Drug-drug interaction type prediction with 68 known classes plus one open class. "
         f"{LABEL_RULE} Optional columns prob_0..prob_68 give a score per class (by index)."
     ),
-    **_IMDRUG_CLASSIFICATION_COLUMNS,
+    truth_columns=_IMDRUG_TRUTH_COLUMNS,
+    prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
 )
 
 _IMDRUG_SBAP_REGRESSION = Task(
@@ -387,7 +387,7 @@ _CHEMICALX_CAVEATS = {
 
 def _chemicalx(dataset: str) -> Task:
     name, size = _CHEMICALX_DATASETS[dataset]
-    declarations = ()
+    declarations: tuple[Declaration, ...] = ()
     if dataset == "drugbankddi":
         declarations = (
             Declaration(

@@ -50,6 +50,8 @@ MAX_THREADS = 4
 
 # A function of a (chunk, n) weight matrix returning (chunk,) metric values.
 WeightedMetric = Callable[[np.ndarray], np.ndarray]
+# One seed (split) of a paired bootstrap: its number of test items and the metric of A and of B on weights.
+Unit = tuple[int, WeightedMetric, WeightedMetric]
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _draw_weights(rng: np.random.Generator, n_draws: int, n_items: int) -> np.nd
     return weights
 
 
-def mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[tuple[int, WeightedMetric, WeightedMetric]]:
+def mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[Unit]:
     counts = [mudi.pair_counts(x) for x in (a, b)]
     if counts[0].n_gold_pairs != counts[1].n_gold_pairs:
         raise ValueError("the two MUDI submissions were aligned against different truth files")
@@ -105,12 +107,13 @@ def _balanced_accuracy_on_weights(y_true: np.ndarray, y_pred: np.ndarray, n_clas
         support, correct = sums[:, :n_classes], sums[:, n_classes:]
         with np.errstate(divide="ignore", invalid="ignore"):
             recall = np.where(support > 0, correct / support, np.nan)
-        return np.nanmean(recall, axis=1)
+        mean: np.ndarray = np.nanmean(recall, axis=1)
+        return mean
 
     return evaluate
 
 
-def classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list:
+def classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list[Unit]:
     if task.primary != "balanced_accuracy":
         raise ValueError(f"no bootstrap for primary metric {task.primary!r}")
     n_classes = len(a.class_names)
@@ -128,7 +131,7 @@ def classification_units(task: Task, a: ClassificationAligned, b: Classification
     return units
 
 
-def regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list:
+def regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list[Unit]:
     power = {"mse": 2, "mae": 1}[task.primary]
     units = []
     for seed in sorted(a.seeds):
@@ -212,7 +215,9 @@ def _pair_resamples(
     splits = sorted(a.seeds)
     generators = [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(len(splits))]
 
-    def run(split: int, rng: np.random.Generator) -> tuple[float | None, float | None, tuple | None]:
+    def run(
+        split: int, rng: np.random.Generator
+    ) -> tuple[float | None, float | None, tuple[np.ndarray, np.ndarray] | None]:
         seed_a, seed_b = a.seeds[split], b.seeds[split]
         order_a, order_b = curves.score_order(seed_a.score), curves.score_order(seed_b.score)
         area_a = curves.roc_auc(curves.binary_counts(seed_a.y_true, seed_a.score, order_a))
@@ -228,16 +233,20 @@ def _pair_resamples(
     else:
         with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
             jobs = list(pool.map(run, splits, generators))
-    observed = []
-    for side in (0, 1):
+    observed: list[float | None] = []
+    for areas in ([job[0] for job in jobs], [job[1] for job in jobs]):
+        if any(area is None for area in areas):
+            observed.append(None)
+            continue
         # summarise_seeds is what compute() uses, so the value is the leaderboard's to the last bit.
-        per_split = {split: {"auroc": job[side]} for split, job in zip(splits, jobs, strict=True)}
-        undefined = any(job[side] is None for job in jobs)
-        observed.append(None if undefined else summarise_seeds(per_split, "stderr", headline=["auroc"])["auroc"])
-    return observed, [job[2] for job in jobs]
+        per_split = {split: {"auroc": float(area or 0.0)} for split, area in zip(splits, areas, strict=True)}
+        observed.append(summarise_seeds(per_split, "stderr", headline=["auroc"])["auroc"])
+    # Every split was resampled once both observed AUROCs are defined (the only case the caller uses).
+    return observed, [job[2] for job in jobs if job[2] is not None]
 
 
-Units = Callable[["Task", Aligned, Aligned], list[tuple[int, WeightedMetric, WeightedMetric]]]
+# A kind's units: (task, a, b) -> one Unit per seed (a and b are the kind's own aligned type).
+Units = Callable[..., list[Unit]]
 Resampled = tuple[tuple[float, float], np.ndarray, np.ndarray, int]
 
 

@@ -39,7 +39,8 @@ def _open_source(source: Source | str, limits: Limits) -> Source:
     if isinstance(source, str) and source.startswith(("http://", "https://")):
         try:
             with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:
-                return response.read(limits.max_bytes + 1)
+                body: bytes = response.read(limits.max_bytes + 1)
+                return body
         except OSError as exc:
             raise fail(f"Could not download {source}: {exc}.") from exc
     return source

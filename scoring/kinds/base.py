@@ -22,10 +22,9 @@ if TYPE_CHECKING:
     from scoring.registry import Task
     from scoring.validation.common import Truth
 
-# (task, a, b, n_resamples, seed) -> ((observed a, observed b), resampled sums of a, of b, units averaged)
-Resampler = Callable[
-    ["Task", "Aligned", "Aligned", int, int], "tuple[tuple[float, float], np.ndarray, np.ndarray, int]"
-]
+# (task, a, b, n_resamples, seed) -> ((observed a, observed b), resampled sums of a, of b, units averaged);
+# a and b are the kind's own aligned type.
+Resampler = Callable[..., "tuple[tuple[float, float], np.ndarray, np.ndarray, int]"]
 
 
 def _no_derived(task: Task, key: str) -> MetricDef | None:

@@ -13,6 +13,7 @@ two files at the same time.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from scoring.aligned import Aligned
 from scoring.errors import fail
@@ -21,8 +22,12 @@ from scoring.validation.common import Truth
 from scoring.validation.keyed import KeyedTruth
 from scoring.validation.mudi import MudiTruth
 
+if TYPE_CHECKING:
+    from scoring.kinds import Kind
+    from scoring.registry import Task
 
-def _kind(task):
+
+def _kind(task: Task) -> Kind:
     from scoring.kinds import kind_of  # the kinds import the reader modules of this package
 
     return kind_of(task)
@@ -40,14 +45,14 @@ __all__ = [
 ]
 
 
-def read_truth(task, source: Source, limits: Limits | None = None) -> Truth:
+def read_truth(task: Task, source: Source, limits: Limits | None = None) -> Truth:
     """Parse and validate a truth file for ``task``."""
     limits = limits or Limits()
     raw = load_raw(source, limits=limits, what="truth file")
     return _kind(task).load_truth(task, raw, limits)
 
 
-def read_prediction(task, source: Source, limits: Limits | None = None) -> Table:
+def read_prediction(task: Task, source: Source, limits: Limits | None = None) -> Table:
     """Check a prediction file's columns and parse its rows for ``task``; the truth is not needed."""
     limits = limits or Limits()
     raw = load_raw(source, limits=limits, what="prediction file")
@@ -55,7 +60,7 @@ def read_prediction(task, source: Source, limits: Limits | None = None) -> Table
 
 
 def read_truth_and_prediction(
-    task, truth: Source, prediction: Source, limits: Limits | None = None
+    task: Task, truth: Source, prediction: Source, limits: Limits | None = None
 ) -> tuple[Truth, Table]:
     """``read_truth`` (with default limits) and ``read_prediction`` (with ``limits``), run concurrently.
 
@@ -73,13 +78,13 @@ def read_truth_and_prediction(
         return pending.result(), table
 
 
-def check_truth_task(task, truth: Truth) -> None:
+def check_truth_task(task: Task, truth: Truth) -> None:
     """Raise ScoringError when ``truth`` was loaded for another task."""
     if truth.task != task.slug:
         raise fail(f"The truth was loaded for task {truth.task!r}, not {task.slug!r}.")
 
 
-def align_table(task, truth: Truth, table: Table) -> tuple[Aligned, int]:
+def align_table(task: Task, truth: Truth, table: Table) -> tuple[Aligned, int]:
     """Match a parsed prediction (``read_prediction``) to a parsed truth; also returns its row count."""
     check_truth_task(task, truth)
     return _kind(task).align(task, truth, table)

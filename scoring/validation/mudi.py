@@ -14,6 +14,7 @@ twice, and every gold pair must be predicted in at least one orientation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,10 @@ from scoring.aligned import MUDI_NO_INTERACTION, MudiAligned
 from scoring.errors import Problems
 from scoring.readers import Limits, RawFile, Table, category_values, check_columns, parse_rows
 from scoring.validation.common import MAX_EXAMPLES, Truth, add_located, apply_aliases, duplicate_rows, plural
+
+if TYPE_CHECKING:
+    from scoring.registry import Task
+
 
 DRUG1 = "drug1"
 DRUG2 = "drug2"
@@ -76,7 +81,7 @@ def _read(raw: RawFile, limits: Limits) -> Table:
 def _labels(table: Table, problems: Problems, *, truth: bool) -> np.ndarray:
     categories, codes = category_values(table.frame[LABEL])
     per_category = np.array([LABELS.get(normalise_label(c), -1) for c in categories], dtype=np.int64)
-    labels = per_category[codes]
+    labels: np.ndarray = per_category[codes]
     name = table.label(LABEL)
     allowed = ", ".join(CLASS_NAMES[:3] if truth else CLASS_NAMES)
 
@@ -115,7 +120,7 @@ def _drug_codes(table: Table, column: str, vocabulary: pd.Index, problems: Probl
     return vocabulary.get_indexer(bare).astype(np.int64)[codes], empty
 
 
-def load_mudi_truth(task, raw: RawFile, limits: Limits) -> MudiTruth:
+def load_mudi_truth(task: Task, raw: RawFile, limits: Limits) -> MudiTruth:
     """Parse and validate a MUDI truth file."""
     table = _read(raw, limits)
     problems = Problems()
@@ -169,15 +174,16 @@ def _pair(vocabulary: pd.Index, a: int, b: int) -> str:
 
 def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return sorted_keys[pos] == keys
+    found: np.ndarray = sorted_keys[pos] == keys
+    return found
 
 
-def read_mudi_prediction(task, raw: RawFile, limits: Limits) -> Table:
+def read_mudi_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a MUDI prediction file's columns and parse its rows (no truth needed)."""
     return _read(raw, limits)
 
 
-def align_mudi(task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
+def align_mudi(task: Task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
     """Validate parsed MUDI predictions against the truth and align them; also returns the row count."""
     problems = Problems()
     labels = _labels(table, problems, truth=False)
