@@ -22,7 +22,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -46,7 +46,7 @@ _NON_SPACE = re.compile(rb"\S")
 # categorical columns); above it, chunked parsing bounds memory.
 ONE_PASS_MAX_BYTES = 64 * 1024 * 1024
 
-Source = str | os.PathLike[str] | bytes | BinaryIO
+Source = str | os.PathLike[str] | bytes | IO[bytes]
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def read_bytes(source: Source, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str 
     return data
 
 
-def _read_stream(handle: BinaryIO, max_bytes: int, what: str) -> bytes:
+def _read_stream(handle: IO[bytes], max_bytes: int, what: str) -> bytes:
     head = handle.read(2)
     if isinstance(head, str):  # a text-mode handle: accept it, the content is checked later
         return (head + handle.read(max_bytes)).encode("utf-8")
@@ -130,7 +130,7 @@ def _read_stream(handle: BinaryIO, max_bytes: int, what: str) -> bytes:
     return head + handle.read(max_bytes + 1 - len(head))
 
 
-def _gunzip(handle: BinaryIO | _Prefixed, max_bytes: int, what: str) -> bytes:
+def _gunzip(handle: IO[bytes] | _Prefixed, max_bytes: int, what: str) -> bytes:
     try:
         with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
             # One byte past the limit tells "too big" from "exactly at the limit".
@@ -142,7 +142,7 @@ def _gunzip(handle: BinaryIO | _Prefixed, max_bytes: int, what: str) -> bytes:
 class _Prefixed(io.RawIOBase):
     """A read-only stream that replays bytes already consumed from ``handle``."""
 
-    def __init__(self, prefix: bytes, handle: BinaryIO) -> None:
+    def __init__(self, prefix: bytes, handle: IO[bytes]) -> None:
         self._prefix = prefix
         self._handle = handle
 

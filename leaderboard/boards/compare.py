@@ -8,6 +8,7 @@ comparison, so the page never reveals which of the ids exist.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.http import Http404
 
@@ -31,8 +32,9 @@ def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
     first = []
     for column in spec.sortable:
         first.append(column.key)
-        if spec.spread_key(column.key):
-            first.append(spec.spread_key(column.key))
+        spread = spec.spread_key(column.key)
+        if spread:
+            first.append(spread)
     first = [k for k in first if k in keys]
     rest = sorted(keys - set(first), key=lambda k: (result_keys.is_seed(k), k))
     return first + rest
@@ -77,7 +79,7 @@ def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
     outcomes = []
     reference = subs[0]
     for other in subs[1:]:
-        outcome = {"a": reference, "b": other}
+        outcome: dict[str, Any] = {"a": reference, "b": other}
         try:
             test = pair_test(spec, reference, other)
         except TruthMissing:

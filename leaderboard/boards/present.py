@@ -48,11 +48,8 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
 
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
-    return list(
-        BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False)
-        .order_by("position")
-        .values("method_name", "team_name", "metrics")[:CHART_ROWS]
-    )
+    rows = BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False).order_by("position")
+    return [dict(row) for row in rows.values("method_name", "team_name", "metrics")[:CHART_ROWS]]
 
 
 def sibling_task(task):

@@ -8,12 +8,15 @@ which columns exist.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import scoring
 from scoring import keys as result_keys
 from scoring.significance import ALPHA
 
 DEFAULT_VIEW = "default"
+# How a board marks entries indistinguishable from the leader.
+Significance = Literal["bootstrap", "seeds"]
 # Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
 MAX_CLASS_COLUMNS = 10
 # Columns sortable by a non-metric field, and the SQL ordering they use.
@@ -38,7 +41,7 @@ class ViewSpec:
     metric: str
     higher_is_better: bool
     tiebreak: tuple[tuple[str, bool], ...]
-    significance: str  # "bootstrap" (single seed) or "seeds"
+    significance: Significance  # "bootstrap" (single seed) or "seeds"
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
@@ -71,8 +74,9 @@ class ViewSpec:
         keys: list[str] = []
         for column in self.sortable:
             keys.append(column.key)
-            if self.spread_key(column.key):
-                keys.append(self.spread_key(column.key))
+            spread = self.spread_key(column.key)
+            if spread:
+                keys.append(spread)
         keys += [key for _, key in self.class_chart_keys]
         keys += [key for _, key in self.seed_keys(self.metric)]
         return list(dict.fromkeys(keys))
@@ -141,7 +145,7 @@ def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
         raise KeyError(f"task {task.slug} has no view {view!r}")
     metric, label, columns, tiebreak = _VIEW_COLUMNS.get(task.kind, _default_columns)(task, view)
     class_keys = task.kind_def.class_f1_keys(task, view)
-    class_columns = ()
+    class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
     return ViewSpec(
@@ -158,7 +162,7 @@ def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
     )
 
 
-def significance_for(task: scoring.registry.Task) -> str:
+def significance_for(task: scoring.registry.Task) -> Significance:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
     return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.conf import settings
 
@@ -61,7 +63,8 @@ class SubmissionForm(forms.Form):
         self.problems: scoring.ScoringError | None = None
         self.validated_inline = False
         teams = Team.objects.for_user(user).order_by("-personal", "name")
-        self.fields["team"].queryset = teams
+        self.teams = teams  # the teams the user may submit for
+        cast(forms.ModelChoiceField, self.fields["team"]).queryset = teams
         personal = teams.filter(personal=True).first()
         if personal is not None:
             self.fields["team"].initial = personal.pk

@@ -56,7 +56,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "can_submit": can_submit,
         "is_open": phase.is_open,
-        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
+        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
     }
