@@ -9,6 +9,7 @@ import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.db import transaction
@@ -16,6 +17,13 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.challenges.models import Challenge, Phase, TruthVersion
+
+if TYPE_CHECKING:
+    from django.db.models.fields.files import FieldFile
+
+    from leaderboard.accounts.models import User
+    from scoring.registry import Task
+    from scoring.validation.common import Truth
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +38,7 @@ class SyncReport:
     phases_updated: int = 0
 
 
-def phase_title(task) -> str:
+def phase_title(task: Task) -> str:
     split = "" if task.split in ("test", "") else f" ({task.split})"
     return f"{task.dataset_name}{split}"
 
@@ -113,7 +121,7 @@ class TruthImport:
     changed: bool
 
 
-def validate_phase_truth(phase: Phase, path: Path):
+def validate_phase_truth(phase: Phase, path: Path) -> Truth:
     """Parse a truth file for ``phase`` as ``scoring`` will score it, split included; raises ScoringError."""
     spec = phase.split_spec
     if spec is None:
@@ -122,7 +130,7 @@ def validate_phase_truth(phase: Phase, path: Path):
 
 
 def import_truth(
-    phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "", uploaded_by=None
+    phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "", uploaded_by: User | None = None
 ) -> TruthImport:
     """Validate a truth file with ``scoring`` and store it privately on the phase.
 
@@ -187,12 +195,12 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
     )
 
 
-def copy_to_temp(field_file, directory: Path) -> Path:
+def copy_to_temp(field_file: FieldFile, directory: Path) -> Path:
     """A local path for a stored file (storages without ``path()`` are copied)."""
     try:
         return Path(field_file.path)
     except NotImplementedError:
-        target = directory / Path(field_file.name).name
+        target = directory / Path(field_file.name or "truth").name
         with field_file.open("rb") as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst)
         return target

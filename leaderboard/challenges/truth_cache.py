@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import scoring
 from leaderboard.challenges.models import Phase
 
+if TYPE_CHECKING:
+    from scoring.validation.common import Truth
+
 # Truths kept per process; the largest (MUDI) takes tens of MB in memory.
 MAX_CACHED = 4
 
-_cache: OrderedDict[tuple[int, str], object] = OrderedDict()
+_cache: OrderedDict[tuple[int, str], Truth] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -25,7 +29,7 @@ class TruthMissing(Exception):
     """The phase has no truth file yet (an operator must run import_truth)."""
 
 
-def phase_truth(phase: Phase):
+def phase_truth(phase: Phase) -> Truth:
     """The phase's parsed truth (``scoring.load_truth``), from the cache when possible."""
     if not phase.has_truth:
         raise TruthMissing(f"task {phase.task_slug} has no truth file; run manage.py import_truth")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.conf import settings
@@ -12,6 +12,12 @@ from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions.services import Metadata
 from leaderboard.submissions.tasks import scoring_limits
+
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+
+    from leaderboard.accounts.models import User
+    from leaderboard.challenges.models import Phase
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
 YES_NO = [("no", "No"), ("yes", "Yes")]
@@ -55,7 +61,7 @@ class SubmissionForm(forms.Form):
     )
     visibility = forms.ChoiceField(choices=VISIBILITY, widget=forms.RadioSelect, initial="public")
 
-    def __init__(self, *args, phase, user, **kwargs) -> None:
+    def __init__(self, *args: Any, phase: Phase, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.phase = phase
         self.task = phase.task
@@ -85,7 +91,7 @@ class SubmissionForm(forms.Form):
     def declaration_fields(self) -> list:
         return [self[DECLARATION_PREFIX + d.key] for d in self.task.declarations]
 
-    def clean_file(self):
+    def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         name = (upload.name or "").lower()
         if not name.endswith(ALLOWED_SUFFIXES):
@@ -98,14 +104,14 @@ class SubmissionForm(forms.Form):
             raise forms.ValidationError("The file is empty.")
         return upload
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
         upload = cleaned.get("file")
         if upload is not None and not self.errors and upload.size <= settings.SUBMISSION_INLINE_VALIDATION_BYTES:
             self._validate_inline(upload)
         return cleaned
 
-    def _validate_inline(self, upload) -> None:
+    def _validate_inline(self, upload: UploadedFile) -> None:
         """Check the file against the truth now; an invalid file never becomes a submission."""
         upload.seek(0)
         try:

@@ -11,6 +11,7 @@ import math
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +20,10 @@ from django.urls import reverse
 
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
+
+if TYPE_CHECKING:
+    from leaderboard.accounts.models import Team
+    from leaderboard.challenges.models import Phase
 
 
 def submission_upload_to(submission: Submission, filename: str) -> str:
@@ -50,7 +55,7 @@ class SubmissionQuerySet(models.QuerySet):
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
 
-    def for_team_phase(self, team, phase) -> SubmissionQuerySet:
+    def for_team_phase(self, team: Team, phase: Phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)
 
 

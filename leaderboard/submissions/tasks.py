@@ -11,6 +11,8 @@ import logging
 import os
 import random
 import time
+import uuid
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -50,7 +52,7 @@ def describe_problems(error: scoring.ScoringError) -> str:
     return f"{total}:\n{shown}" + (f"\n... and {more} more." if more > 0 else "")
 
 
-def score_claimed(submission_id: str, token) -> str:
+def score_claimed(submission_id: str, token: uuid.UUID) -> str:
     """Score a submission this run has claimed; always ends the row in scored or failed (or raises transient)."""
     submission = Submission.objects.select_related("phase").get(pk=submission_id)
     _test_delay()
@@ -102,7 +104,7 @@ def score_claimed(submission_id: str, token) -> str:
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     max_retries=MAX_RETRIES,
 )
-def score_submission(self, submission_id: str) -> str:
+def score_submission(self: Any, submission_id: str) -> str:
     """Claim, score and store one submission; a duplicate delivery is a no-op.
 
     Returns what happened ("scored", "invalid", "platform", "timeout",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import uuid
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -22,6 +24,11 @@ from leaderboard.submissions.forms import SubmissionForm, megabytes
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.summary import headline_metrics, status_payload
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from leaderboard.accounts.models import User
+
 
 def _phase_or_404(slug: str) -> Phase:
     if slug not in scoring.TASKS:
@@ -35,14 +42,15 @@ def _phase_or_404(slug: str) -> Phase:
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
+    user = cast("User", request.user)  # @login_required
     can_submit = phase.has_truth and phase.is_open
-    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
+    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=user)
     if request.method == "POST" and can_submit and form.is_valid():
         try:
             submission = services.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
-                user=request.user,
+                user=user,
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
@@ -64,7 +72,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "submissions/submit.html", context, status=status)
 
 
-def _csv_response(frame, filename: str) -> HttpResponse:
+def _csv_response(frame: pd.DataFrame, filename: str) -> HttpResponse:
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
@@ -94,7 +102,7 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def detail(request: HttpRequest, submission_id) -> HttpResponse:
+def detail(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id)
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
@@ -119,7 +127,7 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
 
 
 @require_GET
-def status_json(request: HttpRequest, submission_id) -> JsonResponse:
+def status_json(request: HttpRequest, submission_id: uuid.UUID) -> JsonResponse:
     submission = access.get_submission_for(request.user, submission_id)
     response = JsonResponse(status_payload(submission))
     response["Cache-Control"] = "no-store"
@@ -127,13 +135,13 @@ def status_json(request: HttpRequest, submission_id) -> JsonResponse:
 
 
 @require_GET
-def download_file(request: HttpRequest, submission_id) -> FileResponse:
+def download_file(request: HttpRequest, submission_id: uuid.UUID) -> FileResponse:
     submission = access.get_submission_for(request.user, submission_id, access.FILE)
     return FileResponse(submission.file.open("rb"), as_attachment=True, filename=submission.file_name)
 
 
 @require_POST
-def rerun(request: HttpRequest, submission_id) -> HttpResponse:
+def rerun(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id, access.ORGANIZE)
     if submission.status in (Submission.Status.QUEUED, Submission.Status.RUNNING):
         messages.info(request, "This submission is already queued or running.")
@@ -144,7 +152,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
 
 
 @require_POST
-def visibility(request: HttpRequest, submission_id) -> HttpResponse:
+def visibility(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id, access.TEAM)
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)

@@ -47,6 +47,6 @@ def markdown(text: str) -> str:
 
 
 @register.filter
-def metric_value(value) -> str:
+def metric_value(value: float | None) -> str:
     """Four decimals, or an em dash for a missing value."""
     return metric_text(value)
