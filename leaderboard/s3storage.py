@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import io
+
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
 from django.core.files.base import File
 from storages.backends.s3 import S3Storage
 from storages.utils import clean_name
+
+
+class StorageUnavailable(ConnectionError):
+    """The bucket could not be reached or refused to answer: an OSError, so the worker retries."""
+
+
+def _unavailable(exc: Exception, name: str) -> OSError:
+    if isinstance(exc, ClientError) and exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+        return FileNotFoundError(f"File does not exist: {name}")
+    return StorageUnavailable(f"object storage failed on {name}: {exc}")
 
 
 class S3ReadStream(File):
@@ -25,11 +39,36 @@ class S3ReadStream(File):
             raise ValueError(f"stored files are opened for reading in binary mode, not {mode!r}")
         if not self._closed:
             self.file.close()
-        response = self._obj.get()
+        try:
+            response = self._obj.get()
+        except (BotoCoreError, ClientError) as exc:
+            raise _unavailable(exc, self.name) from exc
         self.file = response["Body"]
         self.size = response["ContentLength"]
         self._closed = False
+        self._position = 0
         return self
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            data = self.file.read(None if size is None or size < 0 else size)
+        except (BotoCoreError, OSError) as exc:  # the connection dropped mid-file
+            raise _unavailable(exc, self.name) from exc
+        self._position += len(data)
+        return data
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        # Rewinding fetches the object again (uploads and hashing rewind); nothing else moves a stream.
+        if whence == io.SEEK_SET and offset == 0:
+            if self._position:
+                self.open()
+            return 0
+        if whence == io.SEEK_CUR and offset == 0:
+            return self._position
+        raise io.UnsupportedOperation("a file streamed from the bucket can only be rewound to its start")
+
+    def tell(self) -> int:
+        return self._position
 
     @property
     def closed(self) -> bool:
@@ -65,6 +104,15 @@ class PrivateS3Storage(S3Storage):
         }
 
     def __init__(self, **settings) -> None:
+        if settings.get("client_config") is None:
+            # Fail fast and retry a little: a dead bucket must not hang /healthz or a worker.
+            settings["client_config"] = Config(
+                s3={"addressing_style": settings.get("addressing_style")},
+                signature_version="s3v4",
+                connect_timeout=5,
+                read_timeout=60,
+                retries={"mode": "standard", "max_attempts": 3},
+            )
         super().__init__(**settings)
         if self.default_acl and "public" in self.default_acl:
             raise ValueError("private storage refuses a public ACL")
@@ -73,8 +121,4 @@ class PrivateS3Storage(S3Storage):
     def _open(self, name: str, mode: str = "rb") -> File:
         if mode != "rb":
             return super()._open(name, mode)
-        key = self._normalize_name(clean_name(name))
-        try:
-            return S3ReadStream(self.bucket.Object(key), name)
-        except self.connection.meta.client.exceptions.NoSuchKey as exc:
-            raise FileNotFoundError(f"File does not exist: {name}") from exc
+        return S3ReadStream(self.bucket.Object(self._normalize_name(clean_name(name))), name)

@@ -9,6 +9,7 @@ variable.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 import dj_database_url
@@ -108,6 +109,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
+    "leaderboard.errors.SiteErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "leaderboard.urls"
@@ -123,6 +126,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "leaderboard.accounts.context_processors.pending_invitations",
             ],
         },
     },
@@ -218,7 +222,7 @@ def file_storages(storage_url: str, private_root: Path) -> dict[str, dict]:
     def s3(location: str) -> dict:
         options = {
             "bucket_name": bucket,
-            "location": "/".join(part for part in (prefix, location) if part),
+            "location": posixpath.join(prefix, location),
             "endpoint_url": AWS_S3_ENDPOINT_URL or None,
             "region_name": AWS_S3_REGION_NAME or None,
             "addressing_style": AWS_S3_ADDRESSING_STYLE or None,
@@ -362,12 +366,15 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    "SCHEMA_PATH_PREFIX": "/api/v1",
     # The reference page's Swagger UI is served from the installed sidecar package: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "leaderboard.api.schemas.add_problem_responses",
+    ],
 }
 
 LOGGING = {

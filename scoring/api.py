@@ -129,27 +129,3 @@ def score_aligned(task: Task, aligned: Aligned, n_rows: int) -> Score:
         n_rows=n_rows,
         scorer_version=SCORER_VERSION,
     )
-
-
-def validate_prediction(
-    task: str | Task,
-    pred: Source,
-    *,
-    inputs: Source | Truth | None = None,
-    limits: Limits | dict[str, Any] | None = None,
-) -> int:
-    """Check a prediction file without the labels; returns its number of rows or raises ScoringError.
-
-    With the task's test ``inputs`` (the site's ``/tasks/<slug>/inputs.csv``, or
-    a Truth from ``truth_from_inputs``) every check the server runs applies,
-    with the same messages: format, labels or ranges, duplicates, unknown and
-    missing keys. Without them only the file's own format, columns and values.
-    """
-    from scoring.truth import truth_from_inputs  # scoring.truth imports this module
-
-    task = resolve_task(task)
-    table = read_prediction(task, pred, _limits(limits))
-    if inputs is None:
-        return len(table)
-    truth = inputs if isinstance(inputs, Truth) else truth_from_inputs(task, inputs)
-    return align_table(task, truth, table)[1]

@@ -32,11 +32,12 @@ import numpy as np
 
 from scoring import metrics
 from scoring.aligned import Aligned, ClassificationAligned, MudiAligned, PairAligned, RegressionAligned
+from scoring.kinds.base import kind_of
 from scoring.metrics import curves, mudi
 from scoring.metrics.seeds import summarise_seeds
 
 if TYPE_CHECKING:
-    from scoring.registry import Task
+    from scoring.definitions import Task
 
 # The significance level of every "indistinguishable from the leader" verdict.
 ALPHA = 0.05
@@ -300,8 +301,6 @@ def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1
     ``seed``. Raises ``ValueError`` when the primary metric is undefined for
     either submission or the task's kind has no bootstrap.
     """
-    from scoring.kinds import kind_of  # the kinds import this module for their resamplers
-
     resample = kind_of(task).bootstrap
     if resample is None:
         raise ValueError(f"no paired bootstrap for {task.kind} tasks")

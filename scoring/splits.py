@@ -54,7 +54,7 @@ PUBLIC = "public"
 PRIVATE = "private"
 ALL = "all"
 PARTS = (PUBLIC, PRIVATE, ALL)
-_USAGE_VALUES = {PUBLIC: True, PRIVATE: False}
+_USAGE_FLAGS = {PUBLIC: 1, PRIVATE: 0}  # per row: 1 public, 0 private, -1 anything else
 _SEPARATOR = "\x1f"  # ASCII unit separator: cannot occur in a stripped CSV field by accident
 
 
@@ -111,7 +111,7 @@ class SplitSpec:
         """Human text for pages and messages."""
         if self.usage_column:
             return "from the truth file's usage column"
-        return f"{self.fraction:.0%} public by hash (seed {self.seed})"
+        return f"{self.fraction:.0%} public by hash, seed {self.seed}"
 
 
 @dataclass(frozen=True)
@@ -297,8 +297,7 @@ def _usage_flags(table: Table, problems: Problems) -> np.ndarray:
     column = table.frame[USAGE]
     categories = pd.Index(column.cat.categories.astype(str))
     codes = column.cat.codes.to_numpy()
-    flag_of: dict[bool | None, int] = {True: 1, False: 0}
-    per_category = np.array([flag_of.get(_USAGE_VALUES.get(c.strip().lower()), -1) for c in categories], dtype=np.int64)
+    per_category = np.array([_USAGE_FLAGS.get(c.strip().lower(), -1) for c in categories], dtype=np.int64)
     flags = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
     name = table.label(USAGE)
 
@@ -328,16 +327,17 @@ def _unit_flags(
     truth: Truth, table: Table, flags: np.ndarray, unit_of_row: np.ndarray, n_units: int, problems: Problems
 ) -> np.ndarray:
     """Per unit, public or not; a unit whose rows disagree is a located problem."""
-    first_row = pd.Series(np.arange(len(unit_of_row))).groupby(unit_of_row).first()
-    public_rows = np.bincount(unit_of_row, weights=(flags == 1), minlength=n_units)
-    private_rows = np.bincount(unit_of_row, weights=(flags == 0), minlength=n_units)
-    conflicting = (public_rows > 0) & (private_rows > 0)
-    rows = np.flatnonzero(conflicting[unit_of_row] & (np.arange(len(unit_of_row)) != first_row[unit_of_row]))
-    rows = rows[flags[rows] != flags[first_row[unit_of_row[rows]].to_numpy()]]
+    # The reference row of a unit is its first row with a valid usage (unknown values were reported already).
+    valid = np.flatnonzero(flags >= 0)
+    present, first_index = np.unique(unit_of_row[valid], return_index=True)
+    first_row = np.full(n_units, -1, dtype=np.int64)
+    first_row[present] = valid[first_index]
+    reference = first_row[unit_of_row]
+    rows = np.flatnonzero((flags >= 0) & (reference >= 0) & (flags != flags[np.maximum(reference, 0)]))
     mudi = isinstance(truth, MudiTruth)
 
     def message(row: int, line: int) -> str:
-        first = int(first_row[unit_of_row[row]])
+        first = int(reference[row])
         sides = {1: PUBLIC, 0: PRIVATE}
         if mudi:
             what = f"the pair ({table.frame[DRUG1].iloc[row]}, {table.frame[DRUG2].iloc[row]})"
@@ -352,7 +352,7 @@ def _unit_flags(
         )
 
     add_located(problems, table, rows, message, USAGE)
-    return public_rows > 0
+    return np.bincount(unit_of_row, weights=(flags == 1), minlength=n_units) > 0
 
 
 # ---------------------------------------------------------------------------

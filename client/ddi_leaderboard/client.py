@@ -26,18 +26,15 @@ def _describe(error: httpx.HTTPError, url: str) -> str:
     return f"The request to {url} failed: {error.__class__.__name__}."
 
 
-class _Progress(io.RawIOBase):
-    """A file object that reports how many bytes were read (httpx streams uploads with read())."""
+class _Progress(io.BytesIO):
+    """Bytes that report how much was read: httpx streams an upload with read(), knowing its length."""
 
     def __init__(self, data: bytes, callback: Callable[[int], None] | None) -> None:
-        self._buffer = io.BytesIO(data)
+        super().__init__(data)
         self._callback = callback
 
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        chunk = self._buffer.read(size)
+    def read(self, size: int | None = -1) -> bytes:
+        chunk = super().read(size)
         if self._callback and chunk:
             self._callback(len(chunk))
         return chunk
@@ -188,21 +185,21 @@ class Client:
         data, name = self._file_bytes(path_or_dataframe)
         if validate:
             validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
-        fields: list[tuple[str, str]] = [
-            ("method_name", method),
-            ("description", description),
-            ("paper_url", paper_url),
-            ("code_url", code_url),
-            ("visibility", "private" if private else "public"),
-            ("uses_external_data", "yes" if uses_external_data else "no"),
-        ]
+        fields: dict[str, str | list[str]] = {
+            "method_name": method,
+            "description": description,
+            "paper_url": paper_url,
+            "code_url": code_url,
+            "visibility": "private" if private else "public",
+            "uses_external_data": "yes" if uses_external_data else "no",
+        }
         if team:
-            fields.append(("team", team))
+            fields["team"] = team
         if n_parameters is not None:
-            fields.append(("n_parameters", str(n_parameters)))
+            fields["n_parameters"] = str(n_parameters)
         for key, value in (declarations or {}).items():
             values = value if isinstance(value, (list, tuple)) else [value]
-            fields += [(key, ("yes" if v else "no") if isinstance(v, bool) else str(v)) for v in values]
+            fields[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
         files = {"file": (name, _Progress(data, progress), "text/csv")}
         return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=fields, files=files)
 
@@ -250,6 +247,15 @@ class Client:
             if row["submission_id"] == str(submission_id):
                 return row["rank"]
         return None
+
+    def wait_for_rank(self, task: str, submission_id: str, *, timeout: float = 30, interval: float = 1.0) -> int | None:
+        """The rank once the board has taken the newly scored submission in (boards update just after scoring)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rank = self.rank_of(task, submission_id)
+            if rank is not None or time.monotonic() > deadline:
+                return rank
+            time.sleep(interval)
 
     def _pages(self, path: str, params: dict, key: str) -> Iterator[dict]:
         page = 1

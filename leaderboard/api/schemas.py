@@ -164,8 +164,26 @@ class SubmissionSerializer(s.Serializer):
     links = s.DictField(child=s.CharField())
 
 
+class SubmissionSummarySerializer(s.Serializer):
+    id = s.UUIDField()
+    status = s.ChoiceField(choices=["queued", "running", "scored", "failed"])
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    method_name = s.CharField()
+    visibility = s.ChoiceField(choices=["public", "private"])
+    primary_metric = s.CharField()
+    primary_value = s.FloatField(allow_null=True)
+    error = s.CharField(allow_null=True)
+    created_at = s.DateTimeField()
+    finished_at = s.DateTimeField(allow_null=True)
+    url = s.CharField()
+    links = s.DictField(child=s.CharField())
+
+
 class SubmissionPageSerializer(PageSerializer):
-    results = SubmissionSerializer(many=True)
+    results = SubmissionSummarySerializer(many=True)
 
 
 class SubmissionCreateSerializer(s.Serializer):
@@ -185,3 +203,30 @@ class SubmissionCreateSerializer(s.Serializer):
 
 class VisibilitySerializer(s.Serializer):
     visibility = s.ChoiceField(choices=["public", "private"])
+
+
+def add_problem_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every operation may answer a problem document (4xx, 5xx)."""
+    problem = {
+        "description": "An error: an RFC 9457 problem document (docs/api.md lists the types).",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string"},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string"},
+            "errors": {"type": "array", "items": {"type": "object"}},
+        },
+        "required": ["type", "title", "status", "detail"],
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for code in list(responses):
+                if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
+                    responses[code] = problem
+            responses.setdefault("default", problem)
+    return result

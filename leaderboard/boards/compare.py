@@ -118,8 +118,8 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
     ]
     found_charts = [
-        charts.class_f1_chart(spec.class_chart_keys, rows),
-        charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows),
+        charts.class_f1_chart(spec.class_chart_keys, rows, chosen=True),
+        charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows, chosen=True),
     ]
     return {
         "task": task,

@@ -99,8 +99,19 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
     return out
 
 
+# On every line, like the scoring version: the truth the row was scored against.
+TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
+
+
 def header(spec: ViewSpec) -> list[str]:
-    return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version"]
+    return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version", *TRUTH_COLUMNS]
+
+
+def truth_of(board: Board | None) -> dict | None:
+    """The provenance of a board's truth (``Phase.truth_provenance``), None when unknown."""
+    if board is None or board.phase_id is None:
+        return None
+    return board.phase.truth_provenance
 
 
 def _declarations_text(declarations: dict) -> str:
@@ -113,7 +124,7 @@ def _declarations_text(declarations: dict) -> str:
     return ";".join(parts)
 
 
-def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
+def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
     """The CSV body: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -121,6 +132,7 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
     writer.writerow(columns)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
+    truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
     for row in rows:
         data = export_row(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
@@ -132,6 +144,7 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
                 *(_csv_value(data[c]) for c in FIXED_COLUMNS),
                 *("" if data[name] is None else data[name] for name in metric_names),
                 scoring.__version__,
+                *truth_cells,
             ]
         )
     return buffer.getvalue()
@@ -178,9 +191,10 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
             "significance": spec.significance,
             "significance_rule": significance_text(spec.significance, task),
         },
+        "truth": truth_of(board) if board.pk else None,
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
-        "columns": header(spec)[:-1],
+        "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
         "rows": [export_row(spec, row, controls.sort, metric_keys) for row in rows],
     }
     return json.dumps(document, indent=1, default=str)
@@ -200,10 +214,10 @@ def export_body(kind: str, board: Board | None, spec: ViewSpec, controls: Contro
         fields = EXPORT_FIELDS + (("ranks",) if controls.sort else ())
         rows = list(select_rows(board, spec, controls, team_ids).values(*fields)) if board else []
         if kind == "csv":
-            return to_csv(spec, rows, controls)
+            return to_csv(spec, rows, controls, truth_of(board))
         return to_json(board or Board(), spec, rows, controls)
 
     if board is None:
         return build()
-    parts = ("export", kind, board.pk, board.version, controls.cache_parts()[:-1])
+    parts = ("export", kind, board.pk, board.version, board.phase.truth_sha256[:12], controls.cache_parts()[:-1])
     return cache.get_or_compute(cache.key(*parts, controls.private and tuple(team_ids)), build)

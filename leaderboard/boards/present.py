@@ -41,6 +41,8 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     )
     row["cells"] = [metric_text(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [metric_text(metrics.get(c.key)) for c in spec.class_columns]
+    # The leader is not marked as indistinguishable from itself.
+    row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
     return row
@@ -68,12 +70,35 @@ def split_pairs(random_rows: list[dict], standard_rows: list[dict], metric: str)
     return pairs[: charts.TOP_METHODS * 2]
 
 
-def board_charts(board: Board, spec: ViewSpec, sibling: Board | None = None) -> list[dict]:
-    """Every chart of a board view, cached per board (and sibling board) version."""
-    key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "")
+def follows_view(controls: Controls | None) -> bool:
+    """Whether the charts must follow the table's rows (a filter, a sort or private rows), not the default view."""
+    return controls is not None and bool(controls.filters or controls.sort or controls.reverse or controls.private)
+
+
+def view_chart_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
+    """The rows of the filtered, sorted table (every page), as the charts read them."""
+    rows = select_rows(board, spec, controls, team_ids).filter(rank__isnull=False)
+    return list(rows.values("method_name", "team_name", "metrics")[:CHART_ROWS])
+
+
+def board_charts(
+    board: Board,
+    spec: ViewSpec,
+    sibling: Board | None = None,
+    controls: Controls | None = None,
+    team_ids: list[int] | None = None,
+) -> list[dict]:
+    """Every chart of a board view, cached per board (and sibling board) version.
+
+    With ``controls`` that filter, sort or add private rows, the charts plot the rows
+    of that view in its order (the table's rows), not the board's best public rows.
+    """
+    follow = follows_view(controls)
+    parts = (controls.cache_parts()[:-1], controls.private and tuple(team_ids or ())) if follow else ()
+    key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "", *parts)
 
     def build() -> list[dict]:
-        rows = chart_rows(board)
+        rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
         setting = f" ({spec.label.lower()})" if len(views_for(spec.task)) > 1 else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
@@ -132,9 +157,10 @@ DATASET_ROWS = 50
 
 def dataset_breakdown(tasks: list) -> dict:
     """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
-    from leaderboard.challenges.models import Challenge
+    from leaderboard.challenges.models import Challenge, Phase
 
     slugs = [t.slug for t in tasks]
+    phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {
         b.phase.task_slug: b
         for b in Board.objects.select_related("phase").filter(
@@ -155,7 +181,7 @@ def dataset_breakdown(tasks: list) -> dict:
                 .values(*ROW_FIELDS)[:DATASET_ROWS]
             )
             rows = [present_row(spec, row) for row in rows]
-        splits.append({"task": task, "spec": spec, "board": board, "rows": rows})
+        splits.append({"task": task, "spec": spec, "board": board, "rows": rows, "phase": phases.get(task.slug)})
         for row in rows:
             entry = methods.setdefault(
                 (row["team_name"], row["method_name"].casefold()),
@@ -180,4 +206,39 @@ def dataset_breakdown(tasks: list) -> dict:
         "splits": splits,
         "breakdown": breakdown,
         "charts": [chart] if chart else [],
+        "any_synthetic": any(s["phase"] is not None and s["phase"].truth_is_synthetic for s in splits),
+    }
+
+
+def board_standing(submission) -> dict | None:
+    """Where a scored submission stands on its task's default board: rank N of M and a link to its row.
+
+    None when the submission is not a row of that board (yet, or because another
+    submission of the same team and method represents it).
+    """
+    from django.urls import reverse
+
+    spec = view_spec(submission.phase.task)
+    row = (
+        BoardRow.objects.filter(board__phase_id=submission.phase_id, board__view=spec.key, submission_id=submission.pk)
+        .select_related("board")
+        .only("rank", "position", "is_public", "board__n_rows", "board__id")
+        .first()
+    )
+    if row is None:
+        return None
+    board = row.board
+    before = BoardRow.objects.filter(board=board, is_public=True, position__lt=row.position).count()
+    page = before // query.PAGE_SIZE + 1
+    params = [] if row.is_public else ["private=1"]
+    if page > 1:
+        params.append(f"page={page}")
+    url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
+    n_ranked = BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False).count()
+    return {
+        "rank": row.rank,
+        "n_ranked": n_ranked + (0 if row.is_public else 1),
+        "is_public": row.is_public,
+        "metric_name": spec.task.metric(spec.metric).name,
+        "url": f"{url}#row-{submission.pk}",
     }

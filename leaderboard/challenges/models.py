@@ -19,6 +19,8 @@ from django.utils import timezone
 from leaderboard.storage import private_storage
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from django.contrib.auth.models import AnonymousUser
 
     from leaderboard.accounts.models import User
@@ -87,6 +89,12 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def get_absolute_url(self) -> str:
+        """An organized challenge's page; a standing benchmark family is listed on the benchmarks page."""
+        if self.kind == self.Kind.ORGANIZED:
+            return reverse("challenges:detail", args=[self.slug])
+        return reverse("boards:benchmarks")
+
     def clean(self) -> None:
         domains = [str(d).strip().lower().lstrip("@") for d in self.allowed_domains or []]
         self.allowed_domains = [d for d in domains if d]
@@ -94,6 +102,19 @@ class Challenge(models.Model):
             raise ValidationError({"allowed_domains": "Name at least one e-mail domain, or choose another mode."})
         if self.max_team_size == 0:
             raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
+
+    def state(self, now: datetime | None = None) -> str:
+        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
+
+        Reads ``phases.all()``, so prefetch them for a list.
+        """
+        now = now or timezone.now()
+        phases = list(self.phases.all())
+        if any(p.starts_at <= now and (p.ends_at is None or p.ends_at > now) for p in phases):
+            return "open"
+        if any(p.starts_at > now for p in phases):
+            return "upcoming"
+        return "finished"
 
     def is_organizer(self, user: User | AnonymousUser) -> bool:
         """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
@@ -154,6 +175,8 @@ class Phase(models.Model):
     truth_is_synthetic = models.BooleanField(default=False)
     truth_source = models.CharField(max_length=500, blank=True)
     truth_updated_at = models.DateTimeField(null=True, blank=True)
+    # Row counts of the truth, written at import so pages never parse the file: {"rows": n, "per_seed": {seed: n}}.
+    truth_counts = models.JSONField(default=dict, blank=True)
 
     objects = PhaseQuerySet.as_manager()
 
@@ -174,6 +197,15 @@ class Phase(models.Model):
         """The phase's leaderboard (a standing phase's board lives at its task's page)."""
         return reverse("boards:task", args=[self.task_slug])
 
+    def state(self, now=None) -> str:
+        """``upcoming``, ``open`` or ``closed`` at ``now``."""
+        now = now or timezone.now()
+        if self.starts_at > now:
+            return "upcoming"
+        if self.ends_at is not None and self.ends_at <= now:
+            return "closed"
+        return "open"
+
     @property
     def task(self) -> Task:
         import scoring
@@ -183,6 +215,20 @@ class Phase(models.Model):
     @property
     def has_truth(self) -> bool:
         return bool(self.truth_file)
+
+    @property
+    def truth_provenance(self) -> dict | None:
+        """What the pages and exports say this phase is scored against (None without a truth)."""
+        if not self.has_truth:
+            return None
+        return {
+            "source": self.truth_source,
+            "sha256": self.truth_sha256,
+            "sha256_prefix": self.truth_sha256[:12],
+            "synthetic": self.truth_is_synthetic,
+            "kind": "synthetic demo labels" if self.truth_is_synthetic else "real published labels",
+            "rows": (self.truth_counts or {}).get("rows"),
+        }
 
     @property
     def is_open(self) -> bool:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import shutil
 import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from django.core.files import File
 from django.db import transaction
@@ -17,13 +15,6 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.challenges.models import Challenge, Phase, TruthVersion
-
-if TYPE_CHECKING:
-    from django.db.models.fields.files import FieldFile
-
-    from leaderboard.accounts.models import User
-    from scoring.registry import Task
-    from scoring.validation.common import Truth
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +29,7 @@ class SyncReport:
     phases_updated: int = 0
 
 
-def phase_title(task: Task) -> str:
+def phase_title(task) -> str:
     split = "" if task.split in ("test", "") else f" ({task.split})"
     return f"{task.dataset_name}{split}"
 
@@ -121,7 +112,16 @@ class TruthImport:
     changed: bool
 
 
-def validate_phase_truth(phase: Phase, path: Path) -> Truth:
+def truth_counts(truth) -> dict:
+    """Row counts of a parsed truth for the pages: {"rows": n, "per_seed": {"0": n, ...}} (per seed when seeded)."""
+    counts: dict = {"rows": int(getattr(truth, "n_rows", 0))}
+    by_seed = getattr(truth, "rows_by_seed", None)
+    if by_seed and len(by_seed) > 1:
+        counts["per_seed"] = {str(seed): int(len(rows)) for seed, rows in sorted(by_seed.items())}
+    return counts
+
+
+def validate_phase_truth(phase: Phase, path: Path):
     """Parse a truth file for ``phase`` as ``scoring`` will score it, split included; raises ScoringError."""
     spec = phase.split_spec
     if spec is None:
@@ -130,7 +130,7 @@ def validate_phase_truth(phase: Phase, path: Path) -> Truth:
 
 
 def import_truth(
-    phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "", uploaded_by: User | None = None
+    phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "", uploaded_by=None
 ) -> TruthImport:
     """Validate a truth file with ``scoring`` and store it privately on the phase.
 
@@ -146,16 +146,22 @@ def import_truth(
         truth = validate_phase_truth(phase, path)
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
+        counts = truth_counts(truth)
         if (
             sha == phase.truth_sha256
             and phase.truth_file
             and phase.truth_file.storage.exists(phase.truth_file.name or "")
         ):
-            changed = phase.truth_is_synthetic != synthetic or (label or source) != phase.truth_source
+            changed = (
+                phase.truth_is_synthetic != synthetic
+                or (label or source) != phase.truth_source
+                or phase.truth_counts != counts
+            )
             if changed:
                 phase.truth_is_synthetic = synthetic
                 phase.truth_source = (label or source)[:500]
-                phase.save(update_fields=["truth_is_synthetic", "truth_source"])
+                phase.truth_counts = counts
+                phase.save(update_fields=["truth_is_synthetic", "truth_source", "truth_counts"])
             return TruthImport(phase, sha, n_rows, changed=False)
         suffix = ".csv.gz" if path.name.endswith(".gz") else (".tsv" if path.name.endswith(".tsv") else ".csv")
         with open(path, "rb") as handle:
@@ -164,11 +170,15 @@ def import_truth(
         phase.truth_is_synthetic = synthetic
         phase.truth_source = (label or source)[:500]
         phase.truth_updated_at = timezone.now()
+        phase.truth_counts = counts
         with transaction.atomic():
             phase.save(
-                update_fields=["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]
-            )
-            # The version     shares the stored file with the phase; an earlier version's file is kept.
+                update_fields=[
+                    "truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at",
+                    "truth_counts",
+                ]
+            )  # fmt: skip
+            # The version shares the stored file with the phase; an earlier version's file is kept.
             TruthVersion.objects.update_or_create(
                 phase=phase,
                 sha256=sha,
@@ -193,14 +203,3 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
         .order_by("-created_at")
         .first()
     )
-
-
-def copy_to_temp(field_file: FieldFile, directory: Path) -> Path:
-    """A local path for a stored file (storages without ``path()`` are copied)."""
-    try:
-        return Path(field_file.path)
-    except NotImplementedError:
-        target = directory / Path(field_file.name or "truth").name
-        with field_file.open("rb") as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-        return target

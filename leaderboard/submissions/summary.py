@@ -64,3 +64,18 @@ def status_payload(submission: Submission) -> dict:
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
         "url": submission.get_absolute_url(),
     }
+
+
+def truth_size(phase) -> dict | None:
+    """The loaded test set's size for the format description, from the counts stored at truth import."""
+    counts = phase.truth_counts or {}
+    if not phase.has_truth or not counts.get("rows"):
+        return None
+    per_seed = list((counts.get("per_seed") or {}).values())
+    return {
+        "rows": counts["rows"],
+        "n_splits": len(per_seed),
+        "per_split_min": min(per_seed) if per_seed else None,
+        "per_split_max": max(per_seed) if per_seed else None,
+        "subsample": phase.truth_is_synthetic,
+    }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import uuid
 from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
@@ -14,19 +13,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
-from leaderboard.boards.charts import submission_charts
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
-from leaderboard.submissions.forms import SubmissionForm, megabytes
+from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.summary import headline_metrics, status_payload
+from leaderboard.submissions.summary import headline_metrics, status_payload, truth_size
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from leaderboard.accounts.models import User
 
 
@@ -42,22 +39,30 @@ def _phase_or_404(slug: str) -> Phase:
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
-    user = cast("User", request.user)  # @login_required
     can_submit = phase.has_truth and phase.is_open
-    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=user)
+    form = SubmissionForm(
+        request.POST or None,
+        request.FILES or None,
+        phase=phase,
+        user=request.user,
+        initial=None if request.method == "POST" else previous_answers(request.user, phase),
+    )
     if request.method == "POST" and can_submit and form.is_valid():
         try:
             submission = services.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
-                user=user,
+                user=cast("User", request.user),  # @login_required
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
         except quotas.QuotaExceeded as exceeded:
             form.add_error(None, str(exceeded))
         else:
+            form.discard_kept()
             return redirect(submission)
+    if request.method == "POST":
+        form.keep_file()
     context = {
         "phase": phase,
         "task": phase.task,
@@ -67,12 +72,14 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
+        "error_summary": form.error_summary() if form.is_bound else [],
+        "truth_size": truth_size(phase),
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "submissions/submit.html", context, status=status)
 
 
-def _csv_response(frame: pd.DataFrame, filename: str) -> HttpResponse:
+def _csv_response(frame, filename: str) -> HttpResponse:
     buffer = io.StringIO()
     frame.to_csv(buffer, index=False)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
@@ -102,11 +109,10 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def detail(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
+def _detail_context(submission: Submission, permissions) -> dict:
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
-    context = {
+    return {
         "submission": submission,
         "task": task,
         "phase": submission.phase,
@@ -118,16 +124,27 @@ def detail(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
         else [],
         "problem_count": (submission.report or {}).get("error_count", 0),
         "queue_position": submission.queue_position(),
-        "can_download": access.allowed(request.user, submission, access.FILE),
-        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
-        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
-    return render(request, "submissions/detail.html", context)
+
+
+def detail(request: HttpRequest, submission_id) -> HttpResponse:
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    return render(request, "submissions/detail.html", _detail_context(submission, permissions))
 
 
 @require_GET
-def status_json(request: HttpRequest, submission_id: uuid.UUID) -> JsonResponse:
+def report(request: HttpRequest, submission_id) -> HttpResponse:
+    """The live part of the page (status, rank, metrics, charts), swapped in by the status poll."""
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    response = render(request, "submissions/_report.html", _detail_context(submission, permissions))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def status_json(request: HttpRequest, submission_id) -> JsonResponse:
     submission = access.get_submission_for(request.user, submission_id)
     response = JsonResponse(status_payload(submission))
     response["Cache-Control"] = "no-store"
@@ -135,13 +152,13 @@ def status_json(request: HttpRequest, submission_id: uuid.UUID) -> JsonResponse:
 
 
 @require_GET
-def download_file(request: HttpRequest, submission_id: uuid.UUID) -> FileResponse:
+def download_file(request: HttpRequest, submission_id) -> FileResponse:
     submission = access.get_submission_for(request.user, submission_id, access.FILE)
     return FileResponse(submission.file.open("rb"), as_attachment=True, filename=submission.file_name)
 
 
 @require_POST
-def rerun(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
+def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id, access.ORGANIZE)
     if submission.status in (Submission.Status.QUEUED, Submission.Status.RUNNING):
         messages.info(request, "This submission is already queued or running.")
@@ -152,7 +169,7 @@ def rerun(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
 
 
 @require_POST
-def visibility(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
+def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id, access.TEAM)
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)

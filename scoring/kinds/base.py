@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -19,12 +19,21 @@ from scoring.keys import MetricDef
 if TYPE_CHECKING:
     from scoring.aligned import Aligned, MetricsResult
     from scoring.readers import Limits, RawFile, Table
-    from scoring.registry import Task
     from scoring.validation.common import Truth
 
 # (task, a, b, n_resamples, seed) -> ((observed a, observed b), resampled sums of a, of b, units averaged);
 # a and b are the kind's own aligned type.
 Resampler = Callable[..., "tuple[tuple[float, float], np.ndarray, np.ndarray, int]"]
+
+
+# The task a kind's functions take is a ``scoring.definitions.Task``; it is written
+# ``Any`` here because the definitions import this module (the kinds sit below them).
+Task = Any
+
+
+class _HasKind(Protocol):
+    @property
+    def kind(self) -> str: ...
 
 
 def _no_derived(task: Task, key: str) -> MetricDef | None:
@@ -86,7 +95,7 @@ def register(kind: Kind) -> Kind:
     return kind
 
 
-def kind_of(task: Task | str) -> Kind:
+def kind_of(task: _HasKind | str) -> Kind:
     """The Kind of a task (or of a kind name); ``KeyError`` listing the kinds when unknown."""
     name = task if isinstance(task, str) else task.kind
     try:

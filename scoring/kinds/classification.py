@@ -12,7 +12,7 @@ from scoring.metrics import imdrug as metrics
 from scoring.validation import imdrug as validation
 
 if TYPE_CHECKING:
-    from scoring.registry import Task
+    from scoring.definitions import Task
 
 METRICS = (
     MetricDef(

@@ -12,7 +12,7 @@ from scoring.metrics import mudi as metrics
 from scoring.validation import mudi as validation
 
 if TYPE_CHECKING:
-    from scoring.registry import Task
+    from scoring.definitions import Task
 
 SETTING_NAMES = {"aware": "direction-aware", "agnostic": "direction-agnostic"}
 SCOPE_NAMES = {

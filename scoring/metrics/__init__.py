@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoring.aligned import Aligned, MetricsResult
+from scoring.kinds.base import kind_of
 
 if TYPE_CHECKING:
-    from scoring.registry import Task
+    from scoring.definitions import Task
 
 # Bump the major version whenever a stored score could change.
 SCORER_VERSION = "1.0.0"
@@ -23,8 +24,6 @@ def compute(task: Task, aligned: Aligned) -> MetricsResult:
 
     Raises ``TypeError`` when the container does not match the task's kind.
     """
-    from scoring.kinds import kind_of  # the kinds import the metric modules of this package
-
     kind = kind_of(task)
     if not isinstance(aligned, kind.aligned):
         raise TypeError(f"task {task.slug} ({task.kind}) needs {kind.aligned.__name__}, got {type(aligned).__name__}")

@@ -17,19 +17,17 @@ from typing import TYPE_CHECKING
 
 from scoring.aligned import Aligned
 from scoring.errors import fail
+from scoring.kinds.base import Kind, kind_of
 from scoring.readers import Limits, Source, Table, load_raw
 from scoring.validation.common import Truth
 from scoring.validation.keyed import KeyedTruth
 from scoring.validation.mudi import MudiTruth
 
 if TYPE_CHECKING:
-    from scoring.kinds import Kind
-    from scoring.registry import Task
+    from scoring.definitions import Task
 
 
 def _kind(task: Task) -> Kind:
-    from scoring.kinds import kind_of  # the kinds import the reader modules of this package
-
     return kind_of(task)
 
 

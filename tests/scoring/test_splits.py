@@ -94,6 +94,25 @@ def test_a_hash_split_does_not_depend_on_the_file_format(seed, delimiter, gz):
 
 
 @FEW
+@given(seed=st.integers(0, 2**31), delimiter=st.sampled_from([",", "\t", ";"]), gz=st.booleans(), quote=st.booleans())
+def test_a_keyed_hash_split_does_not_depend_on_the_file_format(seed, delimiter, gz, quote):
+    header = ("seed", "drug_1", "drug_2", "context", "label")
+    rows = [(s, f"D{i}", f"D{i + 1}", f"C{i % 3}", i % 2) for s in range(10) for i in range(12)]
+    spec = SplitSpec.hashed(0.5, seed)
+    plain = load_truth("chemicalx-drugcomb", as_file(header, rows))
+    if quote:
+        rows = [(s, f'"{a}"', b, f'" {c}"', label) for s, a, b, c, label in rows]
+    other = load_truth("chemicalx-drugcomb", as_file(header, rows, delimiter=delimiter, gz=gz))
+    try:
+        expected = public_units(plain, make_split("chemicalx-drugcomb", plain, spec))
+    except ScoringError:
+        with pytest.raises(ScoringError):
+            make_split("chemicalx-drugcomb", other, spec)
+        return
+    assert public_units(other, make_split("chemicalx-drugcomb", other, spec)) == expected
+
+
+@FEW
 @given(seed=st.integers(0, 2**31))
 def test_both_orientations_of_a_mudi_pair_fall_on_the_same_side(seed):
     rows = mudi_lines(40)
@@ -328,3 +347,53 @@ def test_a_split_made_for_another_truth_is_refused():
     pred = as_file(("seed", "id", "prediction"), [r for r in hiv_rows(30)])
     with pytest.raises(ScoringError, match="made for another truth"):
         score_parts("imdrug-hiv-random", large, pred, split)
+
+
+def test_the_split_benchmark_script_runs_on_a_tiny_input():
+    import subprocess
+    import sys
+
+    from tests.scoring.conftest import REPO
+
+    result = subprocess.run(
+        [sys.executable, "bench/splits.py", "--repeat", "1", "--keys", "2000"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "make_split on 2,000 keys vs load_truth" in result.stdout
+
+
+@pytest.mark.parametrize(("delimiter", "gz"), [("\t", True), (";", False), (",", True)])
+def test_a_usage_split_reads_the_same_from_any_column_position_and_format(delimiter, gz):
+    header = ("seed", "drug_1", "usage", "drug_2", "context", "label")
+    lines = CHEMICALX_TRUTH.strip().split("\n")[1:]
+    usages = ["public", "private", "public", "private", "public", "private"]
+    rows = []
+    for line, usage in zip(lines, usages, strict=True):
+        cells = line.split(",")
+        rows.append((*cells[:2], usage, *cells[2:]))
+    expected = load_split_truth("chemicalx-drugcomb", with_usage(CHEMICALX_TRUTH, usages), SplitSpec.usage())
+    truth, split = load_split_truth(
+        "chemicalx-drugcomb", as_file(header, rows, delimiter=delimiter, gz=gz), SplitSpec.usage()
+    )
+    assert public_units(truth, split) == public_units(*expected)
+    assert truth.n_rows == 6
+
+
+def test_a_key_whose_first_usage_is_unknown_is_still_checked_for_conflicts():
+    usages = ["hidden", "private", "public", "private", "private", "public"]
+    with pytest.raises(ScoringError) as error:
+        load_split_truth("chemicalx-drugcomb", with_usage(CHEMICALX_TRUTH, usages), SplitSpec.usage())
+    assert [p.message for p in error.value.problems] == [
+        'Line 2, column "Usage": "hidden" is not a usage; write public or private.',
+    ]
+    usages = ["hidden", "private", "public", "private", "public", "private"]
+    text = with_usage(CHEMICALX_TRUTH.replace("0,D2,D3,C2,1", "0,D1,D2,C1,1"), usages)
+    with pytest.raises(ScoringError) as error:
+        load_split_truth("chemicalx-drugcomb", text, SplitSpec.usage())
+    assert error.value.problems[1].message.startswith(
+        'Line 5 puts the key (seed 0, drug_1 "D1", drug_2 "D2", context "C1") in private, but line 4 put it in public'
+    )

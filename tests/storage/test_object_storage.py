@@ -29,12 +29,13 @@ from tests.submissions.helpers import (
     post_data,
     standing_phase_with_truth,
 )
+from tests.submissions.helpers import upload as as_uploaded
 
 HIV_TRUTH = b"seed,id,label\n0,m1,0\n0,m2,1\n1,m1,1\n1,m3,0\n2,m1,0\n2,m4,1\n"
 
 
-def local_files(root) -> list:
-    return [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+def local_files(root) -> set:
+    return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
 
 
 @pytest.mark.services
@@ -43,6 +44,7 @@ def local_files(root) -> list:
 def test_an_upload_through_the_site_is_scored_by_a_worker_from_the_bucket(
     bucket, worker_factory, client, alice, settings, tmp_path
 ):
+    on_disk = local_files(settings.PRIVATE_STORAGE_ROOT)  # other tests' files, on local folders
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     # The worker gets an empty folder of its own: nothing is shared on disk.
     worker = worker_factory(STORAGE_URL=bucket.url, PRIVATE_STORAGE_ROOT=str(tmp_path / "worker-disk"))
@@ -66,8 +68,8 @@ def test_an_upload_through_the_site_is_scored_by_a_worker_from_the_bucket(
     keys = bucket.keys()
     assert f"{bucket.prefix}/private/{submission.file.name}" in keys
     assert f"{bucket.prefix}/private/{phase.truth_file.name}" in keys
-    assert local_files(settings.PRIVATE_STORAGE_ROOT) == []
-    assert local_files(tmp_path / "worker-disk") == []
+    assert local_files(settings.PRIVATE_STORAGE_ROOT) == on_disk
+    assert local_files(tmp_path / "worker-disk") == set()
 
 
 @pytest.mark.django_db
@@ -88,12 +90,14 @@ def test_import_truth_stores_the_labels_in_the_bucket_and_scoring_streams_them(b
     truth = phase_truth(phase)
     assert is_cached(phase) and truth.n_rows == 6
 
-    # A new truth replaces the old object; the same one again changes nothing.
+    # A new truth is a second object (the first stays as an earlier version); the same one again adds none.
     path.write_bytes(HIV_TRUTH.replace(b"2,m4,1", b"2,m4,0"))
     call_command("import_truth", "imdrug-hiv-random", str(path))
     call_command("import_truth", "imdrug-hiv-random", str(path))
     phase.refresh_from_db()
-    assert bucket.keys() == [f"{bucket.prefix}/private/{phase.truth_file.name}"] != [first_key]
+    second_key = f"{bucket.prefix}/private/{phase.truth_file.name}"
+    assert second_key != first_key and bucket.keys() == sorted([first_key, second_key])
+    assert phase_truth(phase).n_rows == 6 and bucket.read(second_key) == path.read_bytes()
 
 
 @pytest.mark.django_db
@@ -146,5 +150,51 @@ def test_the_bucket_stream_reads_in_pieces(bucket):
     name = private_storage().save("probe/stream.bin", io.BytesIO(b"abcdef" * 1000))
     with private_storage().open(name) as handle:
         assert handle.size == 6000 and handle.read(4) == b"abcd" and len(handle.read()) == 5996
+        # Rewinding fetches the object again (an upload from a kept file rewinds); nothing else moves.
+        assert handle.seek(0) == 0 and handle.read(6) == b"abcdef" and handle.tell() == 6
+        with pytest.raises(io.UnsupportedOperation):
+            handle.seek(3)
     private_storage().delete(name)
     assert not private_storage().exists(name)
+
+
+def test_a_missing_object_is_file_not_found_and_an_unreachable_bucket_is_a_transient_os_error(bucket):
+    from botocore.config import Config
+
+    from leaderboard.s3storage import PrivateS3Storage, StorageUnavailable
+
+    with pytest.raises(FileNotFoundError):
+        private_storage().open("submissions/none/predictions.csv")
+    down = PrivateS3Storage(
+        bucket_name=bucket.name,
+        endpoint_url="http://127.0.0.1:9",  # nothing listens there
+        client_config=Config(retries={"max_attempts": 1}, connect_timeout=2),
+    )
+    with pytest.raises(StorageUnavailable) as caught:
+        down.open("submissions/any/predictions.csv")
+    # An OSError: the scoring task's TRANSIENT_ERRORS retries it instead of failing the upload.
+    assert isinstance(caught.value, OSError)
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_bucket_it_cannot_reach(bucket, client, settings):
+    body = client.get("/healthz").json()
+    assert body["storage"] == "ok"
+    private = settings.STORAGES["private"]
+    dead = {**private["OPTIONS"], "endpoint_url": "http://127.0.0.1:9"}  # nothing listens there
+    settings.STORAGES = {**settings.STORAGES, "private": {**private, "OPTIONS": dead}}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["storage"] == "error" and body["errors"]["storage"] == "EndpointConnectionError"
+
+
+@pytest.mark.django_db
+def test_kept_files_in_the_bucket_expire(bucket, alice, monkeypatch):
+    from leaderboard.submissions import staging
+
+    staged = staging.stage(alice, as_uploaded(mudi_prediction_csv()))
+    assert private_storage().exists(staged.storage_name)
+    monkeypatch.setattr(staging, "MAX_AGE", -60)  # everything is older than that
+    staging.sweep(alice)
+    assert not private_storage().exists(staged.storage_name)

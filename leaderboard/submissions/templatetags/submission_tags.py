@@ -1,15 +1,21 @@
-"""Template helpers for submission pages."""
+"""Template helpers for submission pages, and the submissions section of the profile page."""
 
 from __future__ import annotations
 
 import markdown as markdown_lib
 import nh3
 from django import template
+from django.apps import apps
+from django.db.models import Q
 from django.utils.safestring import mark_safe
 
 from leaderboard.formatting import metric_text
+from leaderboard.submissions.models import Submission
 
 register = template.Library()
+
+# The profile lists this many of the latest submissions; older ones are on the boards.
+PROFILE_SUBMISSIONS = 50
 
 ALLOWED_TAGS = {
     "p",
@@ -50,3 +56,38 @@ def markdown(text: str) -> str:
 def metric_value(value: float | None) -> str:
     """Four decimals, or an em dash for a missing value."""
     return metric_text(value)
+
+
+@register.simple_tag
+def latest_submissions_of(user) -> list[Submission]:
+    """``{% latest_submissions_of user as submissions %}``: the user's own and their teams' latest submissions."""
+    return _with_task_and_rank(
+        list(
+            Submission.objects.filter(Q(user=user) | Q(team__memberships__user=user))
+            .distinct()
+            .select_related("phase", "team")
+            .order_by("-created_at")[:PROFILE_SUBMISSIONS]
+        )
+    )
+
+
+def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
+    """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
+
+    The rank is the submission's row on the task's default board (ranked by the primary
+    metric); a submission that is not its method's row on the board has none. The board
+    rows are looked up by model name: the boards app sits above this one.
+    """
+    board_row = apps.get_model("boards", "BoardRow")
+    ranks = {
+        (row["submission_id"], row["board__metric"]): row["rank"]
+        for row in board_row.objects.filter(submission__in=submissions, rank__isnull=False).values(
+            "submission_id", "board__metric", "rank"
+        )
+    }
+    for submission in submissions:
+        task = submission.phase.task
+        submission.task_name = f"{task.dataset_name} · {task.split}"
+        submission.metric_name = task.metric(task.primary).name
+        submission.board_rank = ranks.get((submission.pk, task.primary))
+    return submissions

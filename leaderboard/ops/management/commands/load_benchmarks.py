@@ -1,4 +1,9 @@
-"""manage.py load_benchmarks [--demo]: the standing challenges, and with --demo, truths and baselines."""
+"""manage.py load_benchmarks [--demo]: the standing challenges, and with --demo, truths and baselines.
+
+It lives in ops, above the apps it drives: challenges (phases and truths) and
+submissions (baselines scored through the real task), so neither of those
+imports the other the wrong way.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,8 @@ import scoring
 from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
+from leaderboard.submissions.baselines import ensure_baselines
+from leaderboard.submissions.services import score_submission
 
 if TYPE_CHECKING:
     from leaderboard.submissions.models import Submission
@@ -21,8 +28,6 @@ if TYPE_CHECKING:
 
 def run_scoring_task(submission_id: uuid.UUID) -> str:
     """Run the worker's task function in this process (same code path, no broker round trip)."""
-    from leaderboard.submissions.tasks import score_submission
-
     return score_submission.apply(args=[str(submission_id)]).get(propagate=False)
 
 
@@ -48,8 +53,6 @@ class Command(BaseCommand):
         )
         if not demo:
             return
-        from leaderboard.submissions.baselines import ensure_baselines
-
         started = time.monotonic()
         slugs = task or list(scoring.TASKS)
         for slug in slugs:
