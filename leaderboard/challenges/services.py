@@ -199,4 +199,3 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
         .order_by("-created_at")
         .first()
     )
-

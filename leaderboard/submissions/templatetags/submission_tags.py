@@ -71,6 +71,7 @@ def latest_submissions_of(user) -> list[Submission]:
         )
     )
 
+
 def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
     """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
 
