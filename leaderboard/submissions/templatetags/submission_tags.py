@@ -9,6 +9,7 @@ from django.apps import apps
 from django.db.models import Q
 from django.utils.safestring import mark_safe
 
+from leaderboard.formatting import metric_text
 from leaderboard.submissions.models import Submission
 
 register = template.Library()
@@ -52,11 +53,9 @@ def markdown(text: str) -> str:
 
 
 @register.filter
-def metric_value(value) -> str:
+def metric_value(value: float | None) -> str:
     """Four decimals, or an em dash for a missing value."""
-    if value is None:
-        return "—"
-    return f"{value:.4f}"
+    return metric_text(value)
 
 
 @register.simple_tag
