@@ -26,7 +26,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "boards": {"scoring", "accounts", "challenges", "submissions"},
 }
 # Project-level modules under leaderboard/ that every layer may use.
-SHARED = {"settings", "celery", "storage", "links", "middleware"}
+SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting"}
 
 
 def layer_of(module: str) -> str | None:
@@ -139,9 +139,6 @@ KNOWN_CYCLES = [
     # Waiting for the boards rework (board rebuilds become a task that takes a phase
     # id): recompute enqueues the tests task, which imports recompute back.
     {"leaderboard.boards.recompute", "leaderboard.boards.tasks"},
-    # validate_prediction (api) builds a stand-in truth with truth_from_inputs (truth),
-    # which loads it with api.load_truth; for the scoring package's owners to untangle.
-    {"scoring.api", "scoring.truth"},
 ]
 
 
