@@ -100,7 +100,6 @@ def seed(task_slug: str, n_submissions: int, methods_per_team: int) -> tuple[int
     from leaderboard.challenges.models import Phase
     from leaderboard.challenges.services import sync_standing_challenges
     from leaderboard.submissions.models import Result, Submission
-    from leaderboard.submissions.services import result_rows
 
     sync_standing_challenges()
     phase = Phase.objects.standing().get(task_slug=task_slug)
@@ -140,7 +139,7 @@ def seed(task_slug: str, n_submissions: int, methods_per_team: int) -> tuple[int
             report={},
         )
         submissions.append(sub)
-        results += result_rows(sub, metrics)
+        results += Result.rows_for(sub, metrics)
     Submission.objects.bulk_create(submissions, batch_size=1000)
     # created_at is auto_now_add: spread the dates afterwards so "best over time" has a history.
     for i, sub in enumerate(submissions):

@@ -143,8 +143,9 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
     specs = [view_spec(task, view) for view in views_for(task)]
     boards = []
     with transaction.atomic():
-        # Serialise recomputes of one phase (two workers finishing at once) on PostgreSQL.
-        Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        # Serialise recomputes of one phase (two workers finishing at once) on PostgreSQL. NO KEY
+        # UPDATE: an upload inserting a submission of this phase (FOR KEY SHARE) is not blocked by it.
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         candidates, info = _candidates(phase, _ranking_keys(specs))
         stored = {key for spec in specs for key in spec.stored_keys()}
         for spec in specs:

@@ -584,6 +584,9 @@ def score_submission(self, submission_id: str) -> str:
 
 @shared_task(name="submissions.sweep", ignore_result=True)
 def sweep_submissions() -> dict:
-    """Periodic (Celery beat, every minute): re-send lost queued rows, fail abandoned running ones."""
+    """Periodic (Celery beat, every minute): re-send lost queued rows, fail abandoned running ones,
+    and delete submit-form files kept past their hour."""
+    from leaderboard.submissions import staging
+
     report = sweep()
-    return {"requeued": len(report.requeued), "failed": len(report.failed)}
+    return {"requeued": len(report.requeued), "failed": len(report.failed), "staged_removed": staging.sweep_all()}

@@ -61,7 +61,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             form.discard_kept()
             return redirect(submission)
-    if request.method == "POST":
+    if request.method == "POST" and can_submit:
         form.keep_file()
     context = {
         "phase": phase,

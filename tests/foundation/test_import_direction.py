@@ -139,9 +139,6 @@ KNOWN_CYCLES = [
     # Waiting for the boards rework (board rebuilds become a task that takes a phase
     # id): recompute enqueues the tests task, which imports recompute back.
     {"leaderboard.boards.recompute", "leaderboard.boards.tasks"},
-    # validate_prediction (api) builds a stand-in truth with truth_from_inputs (truth),
-    # which loads it with api.load_truth; for the scoring package's owners to untangle.
-    {"scoring.api", "scoring.truth"},
 ]
 
 
