@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from scoring.api import Score, resolve_task, score_files
 from scoring.errors import ScoringError, fail
+from scoring.registry import TASKS, Task
 from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
-from scoring.tasks import TASKS, Task
 from scoring.truth import make_chemicalx_truth, test_inputs, validate_prediction, write_csv
 
 EXIT_OK = 0

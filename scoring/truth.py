@@ -7,6 +7,7 @@ import math
 import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ import pandas as pd
 from scoring.api import load_truth, resolve_task
 from scoring.errors import fail
 from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, normalise_name, parse_rows
-from scoring.tasks import Task
+from scoring.registry import Task
 from scoring.validation import KeyedTruth, MudiTruth, Truth, align_table, read_prediction
 from scoring.validation.common import SEED
 
@@ -39,7 +40,8 @@ def _open_source(source: Source | str, limits: Limits) -> Source:
     if isinstance(source, str) and source.startswith(("http://", "https://")):
         try:
             with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:
-                return response.read(limits.max_bytes + 1)
+                body: bytes = response.read(limits.max_bytes + 1)
+                return body
         except OSError as exc:
             raise fail(f"Could not download {source}: {exc}.") from exc
     return source
@@ -152,12 +154,7 @@ def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
     table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits())
     frame = pd.DataFrame({name: table.frame[normalise_name(name)].astype(str).to_numpy() for name in keys})
     n = len(frame)
-    if task.kind == "regression":
-        labels = np.zeros(n)
-    elif task.kind == "pair":  # 0/1 labels
-        labels = np.arange(n) % 2
-    else:
-        labels = np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+    labels = task.kind_def.placeholder_labels(task, n)
     label_column = next(c for c in task.truth_columns if c not in keys)
     frame[label_column] = labels
     buffer = io.StringIO()
@@ -166,7 +163,11 @@ def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
 
 
 def validate_prediction(
-    task: str | Task, pred: Source, *, inputs: Source | Truth | None = None, limits: Limits | dict | None = None
+    task: str | Task,
+    pred: Source,
+    *,
+    inputs: Source | Truth | None = None,
+    limits: Limits | dict[str, Any] | None = None,
 ) -> int:
     """Check a prediction file without the labels; returns its number of rows or raises ScoringError.
 

@@ -36,7 +36,6 @@ def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None =
     is_owner = can_manage_team(membership)
     context = {
         "team": team,
-        "membership": membership,
         "is_owner": is_owner,
         "members": team.memberships.select_related("user").order_by("joined_at", "id"),
         "invitations": (

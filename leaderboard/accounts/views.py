@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from leaderboard.accounts import services
 from leaderboard.accounts.access import get_invitation_for
-from leaderboard.accounts.forms import NotificationsForm, SignupForm, TeamCreateForm
+from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
 
 
@@ -65,10 +65,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "memberships": memberships,
         "invitations": invitations,
         "notifications_form": NotificationsForm(instance=user),
-        "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
-
 
 
 class LogoutView(auth_views.LogoutView):

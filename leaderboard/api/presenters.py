@@ -8,7 +8,7 @@ from leaderboard.boards.exports import describe_metric
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import status_payload
+from leaderboard.submissions.summary import status_payload
 
 
 def _absolute(request, path: str) -> str:

@@ -48,10 +48,7 @@ def class_f1_chart(
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in class_keys)] for r in rows]
     if len(class_keys) <= 10:
         fig = _figure(
-            [
-                go.Bar(name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys])
-                for r in rows
-            ]
+            [go.Bar(name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys]) for r in rows]
         )
         fig.update_layout(barmode="group", yaxis={"title": "F1", "range": [0, 1]})
     else:

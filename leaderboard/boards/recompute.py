@@ -2,7 +2,7 @@
 
 ``recompute_phase`` reads every scored submission of a phase with the few
 result values ranking needs, picks one row per team and method, ranks them
-(``leaderboard.boards.ranking``), loads the display metrics of the chosen rows
+(``leaderboard.boards.placement``), loads the display metrics of the chosen rows
 only, and replaces the phase's ``Board``/``BoardRow`` rows in one transaction.
 A new ``Board.version`` makes every cached page of the phase stale.
 """
@@ -19,7 +19,8 @@ from django.utils import timezone
 import scoring
 from leaderboard.boards import cache
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.ranking import (
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from leaderboard.boards.placement import (
     Candidate,
     leader,
     place_by_columns,
@@ -27,10 +28,10 @@ from leaderboard.boards.ranking import (
     progression,
     representatives,
 )
-from leaderboard.boards.significance import ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from leaderboard.boards.spec import ViewSpec, declaration_tags, view_spec, views_for
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
+from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
 

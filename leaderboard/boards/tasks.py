@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase
-from leaderboard.boards.significance import run_pending_tests
 from leaderboard.challenges.models import Phase
 
 

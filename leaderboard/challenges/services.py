@@ -49,7 +49,7 @@ def sync_standing_challenges() -> SyncReport:
             defaults={"title": family.name, "kind": Challenge.Kind.STANDING, "family": family.slug},
         )
         report.challenges_created += created
-        changed = {"title": family.name, "description": family.description, "family": family.slug}
+        changed: dict[str, object] = {"title": family.name, "description": family.description, "family": family.slug}
         if created:
             changed["is_published"] = True  # a standing benchmark is public; an operator may unpublish it later
         if any(getattr(challenge, k) != v for k, v in changed.items()):
@@ -147,7 +147,11 @@ def import_truth(
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
         counts = truth_counts(truth)
-        if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
+        if (
+            sha == phase.truth_sha256
+            and phase.truth_file
+            and phase.truth_file.storage.exists(phase.truth_file.name or "")
+        ):
             changed = (
                 phase.truth_is_synthetic != synthetic
                 or (label or source) != phase.truth_source
@@ -199,4 +203,3 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
         .order_by("-created_at")
         .first()
     )
-

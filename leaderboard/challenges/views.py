@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 import scoring
 from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 
 # The list's sections, in page order.
 SECTIONS = (("open", "Open now"), ("upcoming", "Upcoming"), ("finished", "Finished"))

@@ -14,11 +14,12 @@ on the same format, so the import points from boards to submissions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
+
+from leaderboard.formatting import metric_text
 
 COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc66aa", "#777777", "#aaaa33", "#33aacc")
 # Confusion matrices and per-class bars show at most this many classes (the most frequent); the table has all.
@@ -44,12 +45,9 @@ def _json(fig: go.Figure) -> str:
     return fig.to_json().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _fmt(value, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
+def _fmt(value: object) -> str:
+    """A chart table cell: metrics as the pages write them, labels and counts as they are."""
+    return metric_text(value) if value is None or isinstance(value, float) else str(value)
 
 
 def figure(data) -> go.Figure:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,13 +15,16 @@ from django.views.decorators.http import require_GET, require_POST
 import scoring
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import headline_metrics, status_payload, truth_size
+from leaderboard.submissions.summary import headline_metrics, status_payload, truth_size
+
+if TYPE_CHECKING:
+    from leaderboard.accounts.models import User
 
 
 def _phase_or_404(slug: str) -> Phase:
@@ -48,7 +52,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
             submission = services.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
-                user=request.user,
+                user=cast("User", request.user),  # @login_required
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
@@ -57,7 +61,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             form.discard_kept()
             return redirect(submission)
-    if request.method == "POST":
+    if request.method == "POST" and can_submit:
         form.keep_file()
     context = {
         "phase": phase,
@@ -65,7 +69,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "can_submit": can_submit,
         "is_open": phase.is_open,
-        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
+        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
         "error_summary": form.error_summary() if form.is_bound else [],

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.boards.conftest import classification_metrics, phase_for, scored
-from tests.conftest import REPO
+from tests.conftest import viewport_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -118,7 +118,7 @@ def test_an_86_class_submission_report_stays_readable(page, drugbank, no_favicon
     assert page.locator("#figure-seed-values g.y2tick").count() > 0
     if width == 390:
         page.locator("#figure-confusion").scroll_into_view_if_needed()
-        page.screenshot(path=str(REPO / "docs" / "screenshots" / "submission-confusion-390.png"))
+        viewport_screenshot(page, "submission-confusion-390")
     assert page.console_errors == []
 
 
@@ -132,4 +132,19 @@ def test_the_charts_plot_the_rows_a_filter_leaves(page, mudi_board, no_favicon, 
     assert len(plotted) == len(in_table) < 5
     assert [name.split(" (")[0] for name in plotted] == in_table
     assert "Charts show the rows of the table above" in page.locator("#charts-scope").inner_text()
+    assert page.console_errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_legend_and_title_stays_inside_its_card(page, mudi_board, no_favicon, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/tasks/mudi/")
+    page.wait_for_selector("#figure-class-f1 svg.main-svg")
+    page.wait_for_function("document.querySelectorAll('[data-chart]:not([data-rendered])').length === 0")
+    figures = page.locator("figure.chart").all()
+    assert len(figures) >= 3
+    for figure in figures:
+        card = figure.bounding_box()
+        for part in figure.locator(".legend, .gtitle").all():
+            assert inside(part.bounding_box(), card), figure.get_attribute("id")
     assert page.console_errors == []

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD, save_screenshot
+from tests.conftest import PASSWORD, save_screenshot, viewport_screenshot
 from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
@@ -74,8 +74,6 @@ def log_in(page, username: str) -> None:
 
 @pytest.mark.parametrize("width", [390, 1366])
 def test_a_form_error_keeps_the_chosen_file_and_sums_up_the_errors_at_the_top(page, live_server, alice, width):
-    from tests.conftest import REPO
-
     page.set_viewport_size({"width": width, "height": 900})
     standing_phase_with_truth("mudi", mudi_truth_csv())
     log_in(page, "alice")
@@ -103,7 +101,7 @@ def test_a_form_error_keeps_the_chosen_file_and_sums_up_the_errors_at_the_top(pa
     assert page.evaluate("document.activeElement.name") == "declare_modalities"
     if width == 390:
         page.locator("#error-summary").scroll_into_view_if_needed()
-        page.screenshot(path=str(REPO / "docs" / "screenshots" / "submit-form-error-390.png"))
+        viewport_screenshot(page, "submit-form-error-390")
 
     page.check("input[name=declare_modalities][value=graph]")
     page.click("#submission-form button[type=submit]")  # no file chosen again: the kept one is used

@@ -17,7 +17,7 @@ from django.core.management import call_command
 
 import scoring
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.truth import clear_cache, is_cached, phase_truth
+from leaderboard.challenges.truth_cache import clear_cache, is_cached, phase_truth
 from leaderboard.storage import private_storage
 from leaderboard.submissions.models import Submission
 from tests.conftest import wait_for

@@ -9,6 +9,7 @@ from django.apps import apps
 from django.db.models import Q
 from django.utils.safestring import mark_safe
 
+from leaderboard.formatting import metric_text
 from leaderboard.submissions.models import Submission
 
 register = template.Library()
@@ -52,11 +53,9 @@ def markdown(text: str) -> str:
 
 
 @register.filter
-def metric_value(value) -> str:
+def metric_value(value: float | None) -> str:
     """Four decimals, or an em dash for a missing value."""
-    if value is None:
-        return "—"
-    return f"{value:.4f}"
+    return metric_text(value)
 
 
 @register.simple_tag
@@ -70,6 +69,7 @@ def latest_submissions_of(user) -> list[Submission]:
             .order_by("-created_at")[:PROFILE_SUBMISSIONS]
         )
     )
+
 
 def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
     """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
