@@ -133,10 +133,13 @@ def _check_filesystem_broker(options: dict) -> None:
     # The disk may still be full: write and sync a message-sized file where messages go.
     folder = options.get("data_folder_out") or options.get("data_folder_in")
     if folder:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".healthz-", suffix=".tmp") as probe:
-            probe.write(b"\0" * BROKER_PROBE_BYTES)
-            probe.flush()
-            os.fsync(probe.fileno())
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".healthz-", suffix=".tmp")
+        try:
+            os.write(fd, b"\0" * BROKER_PROBE_BYTES)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
 
 
 def last_worker_heartbeat() -> datetime | None:
