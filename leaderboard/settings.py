@@ -267,6 +267,8 @@ else:
 CELERY_FS_DIR = env_path("CELERY_FS_DIR", VAR_DIR / "broker")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's transport with atomic writes and unreadable messages moved aside (never fatal).
+    CELERY_BROKER_TRANSPORT = "leaderboard.ops.fsbroker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FS_DIR / "queue"),
         "data_folder_out": str(CELERY_FS_DIR / "queue"),

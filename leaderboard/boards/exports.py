@@ -17,6 +17,7 @@ from leaderboard.boards import cache
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, select_rows
 from leaderboard.boards.spec import ViewSpec, significance_text
+from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
 
@@ -141,7 +142,7 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict
         # need converting: the hot loop of a 5,000-row export.
         writer.writerow(
             [
-                *(_csv_value(data[c]) for c in FIXED_COLUMNS),
+                *(safe_cell(_csv_value(data[c])) for c in FIXED_COLUMNS),
                 *("" if data[name] is None else data[name] for name in metric_names),
                 scoring.__version__,
                 *truth_cells,

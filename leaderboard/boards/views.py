@@ -7,6 +7,7 @@ result is cached in ``PairTest``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import uuid
 
@@ -187,6 +188,9 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     team_ids = team_ids_for(request.user) if controls.private else []
     rows, total = page_rows(board, spec, controls, team_ids)
     n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+    if controls.page > n_pages:  # past the end: show the last page
+        controls = dataclasses.replace(controls, page=n_pages)
+        rows, total = page_rows(board, spec, controls, team_ids)
     sibling = _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     family = scoring.FAMILIES[task.family]

@@ -16,6 +16,7 @@ import scoring
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
+from leaderboard.csvsafe import safe_frame
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
@@ -81,7 +82,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _csv_response(frame, filename: str) -> HttpResponse:
     buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
+    safe_frame(frame).to_csv(buffer, index=False)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
