@@ -67,7 +67,7 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url",
+    "code_url", "verified", "verification",
 )  # fmt: skip
 
 
@@ -93,6 +93,11 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "declarations": row["declarations"] or {},
         "paper_url": row["paper_url"],
         "code_url": row["code_url"],
+        "verified": bool(row.get("submission__is_verified")),
+        # The note and link staff gave ("reproduced from the linked code at commit X").
+        "verification": " ".join(
+            part for part in (row.get("submission__verification_note"), row.get("submission__verification_url")) if part
+        ),
     }
     metrics = row["metrics"] or {}
     for name, key in metric_keys or metric_columns(spec):
@@ -205,6 +210,7 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
 EXPORT_FIELDS = (
     "submission_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline", "uses_external_data",
     "paper_url", "code_url", "declarations", "rank", "position", "tied_with_leader", "p_value", "metrics",
+    "submission__is_verified", "submission__verification_note", "submission__verification_url",
 )  # fmt: skip
 
 

@@ -20,6 +20,8 @@ ROW_FIELDS = (
     "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
     "uses_external_data", "paper_url", "code_url", "declarations", "rank", "position", "value", "spread",
     "n_seeds", "tied_with_leader", "p_value", "metrics", "ranks", "positions",
+    # Read through the join, so a badge staff set shows without a recompute.
+    "submission__is_verified", "submission__verification_note", "submission__verification_url",
 )  # fmt: skip
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
@@ -32,6 +34,7 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     metrics = row["metrics"] or {}
     spread_key = spec.spread_key(spec.metric)
     row["url"] = reverse("submissions:detail", args=[row["submission_id"]])
+    row["verified"] = verification(row)
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")
@@ -46,6 +49,13 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
     return row
+
+
+def verification(row: dict) -> dict | None:
+    """The verified badge of a row ({"note", "url"}), None when staff have not verified it."""
+    if not row.get("submission__is_verified"):
+        return None
+    return {"note": row.get("submission__verification_note", ""), "url": row.get("submission__verification_url", "")}
 
 
 def chart_rows(board: Board) -> list[dict]:

@@ -9,7 +9,8 @@ without JavaScript:
 - ``private=1`` (logged-in users): add the private rows of the user's teams;
 - ``<declaration>=<choice>`` (repeatable) and ``<declaration>_only=1`` for
   multi-choice declarations ("graph-only": ``modalities=graph&modalities_only=1``),
-  ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``;
+  ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``,
+  ``verified=yes|no`` (staff reproduced the entry; read live from the submission);
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``page=N``.
@@ -29,7 +30,7 @@ from django.db.models.functions import Cast
 
 from leaderboard.accounts.models import Membership
 from leaderboard.boards.models import Board, BoardRow
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, filters_for, view_spec, views_for
+from leaderboard.boards.spec import TEXT_SORTS, VERIFIED_FILTER, ViewSpec, filters_for, view_spec, views_for
 
 PAGE_SIZE = 50
 # Past any real board (5 million rows); a bigger ?page= would overflow the database's OFFSET.
@@ -187,6 +188,9 @@ def select_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list
     else:
         rows = rows.filter(is_public=True)
     for param, chosen in controls.filters:
+        if param == VERIFIED_FILTER:
+            rows = rows.filter(submission__is_verified=chosen[0] == "yes")
+            continue
         for value in chosen:
             rows = rows.filter(tags__contains=f"|{param}={value}|")
         if param in controls.only:

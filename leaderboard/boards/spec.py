@@ -184,6 +184,10 @@ def significance_text(significance: str, task: scoring.registry.Task) -> str:
 # --- declaration filters ------------------------------------------------------------------
 
 
+# The one filter read live from the submission (staff verify without a recompute), not from the row's tags.
+VERIFIED_FILTER = "verified"
+
+
 @dataclass(frozen=True)
 class Filter:
     """One declaration filter control: ``param`` in the query string, its allowed values."""
@@ -195,10 +199,11 @@ class Filter:
 
 
 def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
-    """The task's declarations plus the platform's own "external data" and "baseline" flags."""
+    """The task's declarations plus the platform's own "external data", "baseline" and "verified" flags."""
     filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
     filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
+    filters.append(Filter(VERIFIED_FILTER, "Verified", None, "Reproduced by the site's staff from the linked code."))
     return tuple(filters)
 
 

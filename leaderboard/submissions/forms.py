@@ -106,6 +106,9 @@ class SubmissionForm(forms.Form):
         if personal is not None:
             self.fields["team"].initial = personal.pk
         self.fields["file"].help_text += f" At most {megabytes(settings.SUBMISSION_MAX_BYTES)}."
+        if phase.requires_code_url:  # a board setting: entries must be reproducible from their code
+            self.fields["code_url"].required = True
+            self.fields["code_url"].help_text = "Required on this board: the code that made these predictions."
         for declaration in self.task.declarations:
             name = DECLARATION_PREFIX + declaration.key
             if declaration.choices:
