@@ -114,10 +114,10 @@ def prepare(tmp: Path, board_rows: int) -> tuple[list[str], bytes]:
     import scoring
     from leaderboard.accounts.services import create_user
     from leaderboard.api.tokens import create_token
-    from leaderboard.challenges.demo import demo_truth
+    from leaderboard.challenges.demo_truths import demo_truth
     from leaderboard.challenges.models import Phase
     from leaderboard.challenges.services import import_truth, sync_standing_challenges
-    from leaderboard.challenges.truth import phase_truth
+    from leaderboard.challenges.truth_cache import phase_truth
     from leaderboard.submissions.examples import example_frame
 
     call_command("migrate", verbosity=0)

@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
 from leaderboard.submissions.charts import short
+from scoring import keys as result_keys
 
 # Bars for more methods than this are unreadable; the table holds the rest.
 TOP_METHODS = 8
@@ -72,10 +73,11 @@ def class_f1_chart(
 
 def direction_scatter(rows: Sequence[dict]) -> dict | None:
     """MUDI: direction-aware vs direction-agnostic macro F1, one point per method."""
+    aware, agnostic = (result_keys.mudi_key(setting, "macro", "f1") for setting in result_keys.MUDI_SETTINGS)
     points = [
-        (label(r), r["metrics"].get("aware/macro/f1"), r["metrics"].get("agnostic/macro/f1"))
+        (label(r), r["metrics"].get(aware), r["metrics"].get(agnostic))
         for r in rows
-        if r["metrics"].get("aware/macro/f1") is not None and r["metrics"].get("agnostic/macro/f1") is not None
+        if r["metrics"].get(aware) is not None and r["metrics"].get(agnostic) is not None
     ]
     if not points:
         return None

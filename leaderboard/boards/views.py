@@ -23,7 +23,6 @@ from leaderboard.boards.models import Board
 from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
-    TEXT_SORTS,
     ViewSpec,
     filters_for,
     significance_text,
@@ -225,10 +224,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         "n_pages": n_pages,
         "previous_query": controls.query(page=controls.page - 1) if controls.page > 1 else None,
         "next_query": controls.query(page=controls.page + 1) if controls.page < n_pages else None,
-        "rank_offset": (controls.page - 1) * query.PAGE_SIZE,
         "dataset_tasks": dataset_tasks if len(dataset_tasks) > 1 else [],
-        "text_sorts": TEXT_SORTS,
-        "n_columns": 8 + len(spec.sortable),
         "column_groups": [
             {"key": key, "label": label, "checked": controls.shows(key)}
             for key, label in query.COLUMN_GROUPS

@@ -175,9 +175,14 @@ class SubmissionForm(forms.Form):
         return items
 
     def discard_kept(self) -> None:
-        if self.kept is not None:
-            staging.discard(self.kept)
-            self.kept = None
+        """After the submission is stored: close and delete the kept file it was made from."""
+        if self.kept is None:
+            return
+        used = getattr(self, "cleaned_data", {}).get("file")
+        if used is not None and not self.files.get("file"):
+            used.close()
+        staging.discard(self.kept)
+        self.kept = None
 
     def _validate_inline(self, upload) -> None:
         """Check the file against the truth now; an invalid file never becomes a submission."""
