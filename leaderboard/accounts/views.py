@@ -36,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = services.create_user(
             form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
         messages.success(request, f"Welcome, {user.username}! Your personal team is ready.")
         return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""})
