@@ -13,12 +13,13 @@ import json
 from collections.abc import Iterable
 
 import scoring
-from leaderboard.boards import cache
+from leaderboard.boards import cache, published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, select_rows
 from leaderboard.boards.spec import ViewSpec, significance_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
+from leaderboard.literature.models import version as literature_version
 from scoring import keys as result_keys
 
 FORMAT_VERSION = 1
@@ -67,8 +68,10 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url", "verified", "verification",
+    "code_url", "verified", "verification", "source",
 )  # fmt: skip
+# The ``source`` of a board row; a published result says "reported in <paper>, Table N".
+OURS = "scored here"
 
 
 def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
@@ -98,11 +101,42 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "verification": " ".join(
             part for part in (row.get("submission__verification_note"), row.get("submission__verification_url")) if part
         ),
+        "source": OURS,
     }
     metrics = row["metrics"] or {}
     for name, key in metric_keys or metric_columns(spec):
         out[name] = _number(metrics.get(key))
     return out
+
+
+def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
+    """A published result as an export row: no rank, no submission, its citation as the link."""
+    out = {column: None for column in FIXED_COLUMNS}
+    out.update(
+        method=entry.method, team=entry.paper, submission_id="", submission_url="", submitted_at="",
+        visibility="public", baseline=False, declarations={}, paper_url=entry.url, code_url="", verified=False,
+        verification="", source=published.source_label(entry),
+    )  # fmt: skip
+    for name, key in metric_keys:
+        out[name] = _number(entry.metrics.get(key))
+    return out
+
+
+def with_published(spec: ViewSpec, controls: Controls, rows: list[dict]) -> list[dict]:
+    """Board rows with the published results inserted where they would rank (board order only)."""
+    if not published.shown(controls):
+        return rows
+    merged = list(rows)
+    placed = sorted(((place, i, e) for i, (place, e) in enumerate(published.export_rows(spec, rows))), reverse=True)
+    for place, _, entry in placed:
+        merged.insert(place, {"published_entry": entry})
+    return merged
+
+
+def _row_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
+    if "published_entry" in row:
+        return published_export_row(row["published_entry"], metric_keys)
+    return export_row(spec, row, sort, metric_keys)
 
 
 # On every line, like the scoring version: the truth the row was scored against.
@@ -140,7 +174,7 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict
     metric_names = [name for name, _ in metric_keys]
     truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
     for row in rows:
-        data = export_row(spec, row, controls.sort, metric_keys)
+        data = _row_data(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
@@ -201,7 +235,7 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
         "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
-        "rows": [export_row(spec, row, controls.sort, metric_keys) for row in rows],
+        "rows": [_row_data(spec, row, controls.sort, metric_keys) for row in rows],
     }
     return json.dumps(document, indent=1, default=str)
 
@@ -210,7 +244,7 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
 EXPORT_FIELDS = (
     "submission_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline", "uses_external_data",
     "paper_url", "code_url", "declarations", "rank", "position", "tied_with_leader", "p_value", "metrics",
-    "submission__is_verified", "submission__verification_note", "submission__verification_url",
+    "submission__is_verified", "submission__verification_note", "submission__verification_url", "value",
 )  # fmt: skip
 
 
@@ -220,11 +254,16 @@ def export_body(kind: str, board: Board | None, spec: ViewSpec, controls: Contro
     def build() -> str:
         fields = EXPORT_FIELDS + (("ranks",) if controls.sort else ())
         rows = list(select_rows(board, spec, controls, team_ids).values(*fields)) if board else []
+        if board is not None and board.phase.has_published_results:
+            rows = with_published(spec, controls, rows)
         if kind == "csv":
             return to_csv(spec, rows, controls, truth_of(board))
         return to_json(board or Board(), spec, rows, controls)
 
     if board is None:
         return build()
-    parts = ("export", kind, board.pk, board.version, board.phase.truth_sha256[:12], controls.cache_parts()[:-1])
+    parts = (
+        "export", kind, board.pk, board.version, board.phase.truth_sha256[:12], controls.cache_parts()[:-1],
+        literature_version(),
+    )  # fmt: skip
     return cache.get_or_compute(cache.key(*parts, controls.private and tuple(team_ids)), build)

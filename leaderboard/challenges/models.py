@@ -168,6 +168,8 @@ class Phase(models.Model):
     requires_code_url = models.BooleanField(
         default=False, help_text="Refuse submissions without a code URL (so entries can be reproduced)."
     )
+    # Kept by the literature app: whether the task has published results, so a board without any never looks.
+    has_published_results = models.BooleanField(default=False, editable=False)
     # Ladder mode (Blum and Hardt 2015): a shown public score moves only when it beats the team's best
     # by more than this. Empty: off.
     ladder_threshold = models.FloatField(null=True, blank=True)

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='requires_code_url',
             field=models.BooleanField(default=False, help_text='Refuse submissions without a code URL (so entries can be reproduced).'),
         ),
+        migrations.AddField(
+            model_name='phase',
+            name='has_published_results',
+            field=models.BooleanField(default=False, editable=False),
+        ),
     ]
