@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import math
 
-from django.db.models import QuerySet
-
 import scoring
 from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.query import Controls, row_count, select_rows
-from leaderboard.boards.spec import ViewSpec, declaration_badges, view_spec, views_for
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, view_spec, views_for
 
-ROW_FIELDS = (
-    "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
-    "uses_external_data", "paper_url", "code_url", "declarations", "rank", "position", "value", "spread",
-    "n_seeds", "tied_with_leader", "p_value", "metrics", "ranks", "positions",
-)  # fmt: skip
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
 
@@ -45,15 +38,15 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
     # Under a column sort the rank shown is the rank by that column.
-    row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
+    row["shown_rank"] = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     return row
 
 
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
     return list(
-        BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False)
-        .order_by("position")
+        BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0")
+        .order_by("quality", "tail")
         .values("method_name", "team_name", "metrics")[:CHART_ROWS]
     )
 
@@ -100,9 +93,7 @@ def board_charts(board: Board, spec: ViewSpec, sibling: Board | None = None) -> 
 
 
 def warm(board: Board) -> None:
-    """Fill the cache for a board's default view: charts, first page, CSV (the worker runs this)."""
-    from leaderboard.boards.exports import export_body
-
+    """Fill the cache for a board's default view: charts and first page (the worker runs this; exports stream)."""
     spec = view_spec(board.phase.task, board.view)
     sibling = None
     other = sibling_task(spec.task)
@@ -113,11 +104,6 @@ def warm(board: Board) -> None:
     board_charts(board, spec, sibling)
     controls = Controls(view=spec.key, default_view=views_for(spec.task)[0])
     page_rows(board, spec, controls, [])
-    export_body("csv", board, spec, controls, [])
-
-
-def rows_queryset_values(rows: QuerySet) -> QuerySet:
-    return rows.values(*ROW_FIELDS)
 
 
 def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> tuple[list, int]:
@@ -127,10 +113,9 @@ def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids:
     key = cache.key("page", board.pk, board.version, controls.cache_parts(), controls.private and tuple(team_ids))
 
     def build() -> tuple[list, int]:
-        rows = select_rows(board, spec, controls, team_ids)
-        total = row_count(board, controls, rows)
+        total = row_count(board, controls, select_rows(board, spec, controls, team_ids))
         start = (controls.page - 1) * query.PAGE_SIZE
-        page = list(rows_queryset_values(rows)[start : start + query.PAGE_SIZE])
+        page = query.ranked_page(board, controls, team_ids, start, query.PAGE_SIZE)
         return [present_row(spec, row, controls.sort) for row in page], total
 
     return cache.get_or_compute(key, build)
@@ -159,12 +144,8 @@ def dataset_breakdown(tasks: list) -> dict:
         board = boards.get(task.slug)
         rows = []
         if board is not None:
-            rows = list(
-                BoardRow.objects.filter(board=board, is_public=True)
-                .order_by("position")
-                .values(*ROW_FIELDS)[:DATASET_ROWS]
-            )
-            rows = [present_row(spec, row) for row in rows]
+            controls = Controls(view=board.view, default_view=views_for(task)[0])
+            rows = [present_row(spec, row) for row in query.ranked_page(board, controls, [], 0, DATASET_ROWS)]
         splits.append({"task": task, "spec": spec, "board": board, "rows": rows})
         for row in rows:
             entry = methods.setdefault(

@@ -375,7 +375,9 @@ def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
         Submission.objects.filter(pk=submission.pk).update(**fresh)
         Result.objects.filter(submission_id=submission.pk).delete()
         if was_scored:
-            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+            transaction.on_commit(
+                partial(board_changed.send, sender=Submission, phase=submission.phase, submission=submission)
+            )
         if enqueue:
             enqueue_on_commit(submission.pk)
     for name, value in fresh.items():
@@ -391,7 +393,9 @@ def set_visibility(submission: Submission, is_public: bool) -> None:
         submission.is_public = is_public
         submission.save(update_fields=["is_public"])
         if submission.status == Submission.Status.SCORED:
-            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+            transaction.on_commit(
+                partial(board_changed.send, sender=Submission, phase=submission.phase, submission=submission)
+            )
 
 
 # --- the sweep ----------------------------------------------------------------------
