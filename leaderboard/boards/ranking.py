@@ -262,9 +262,10 @@ def _float_part(value: float | None, higher_is_better: bool) -> str:
 
 def quality_key(values: dict, metric: str, higher_is_better: bool, tiebreak: Sequence[tuple[str, bool]] = ()) -> str:
     """The sortable key of (metric, tie-breaks); starts with "1" exactly when the metric is missing."""
-    parts = [_float_part(values.get(metric), higher_is_better)]
-    parts += [_float_part(values.get(key), better) for key, better in tiebreak]
-    return "".join(parts)
+    first = _float_part(values.get(metric), higher_is_better)
+    if first == MISSING_PART:  # unranked rows are ordered by date and id alone
+        return MISSING_PART * (1 + len(tiebreak))
+    return first + "".join(_float_part(values.get(key), better) for key, better in tiebreak)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
