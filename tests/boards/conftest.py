@@ -194,3 +194,18 @@ def ranked(task_slug: str, view: str = "default", public: bool | None = True) ->
     controls = Controls(view=view, private=bool(teams), default_view=view)
     rows = [SimpleNamespace(**row) for row in ranked_rows(board, controls, teams)]
     return [r for r in rows if public is None or r.is_public == public]
+
+
+@pytest.fixture
+def compare_tests_run_at_once(monkeypatch, django_capture_on_commit_callbacks):
+    """``get(client, url)``: the compare page once (its tests then run in-process, as a worker would), then again."""
+    from leaderboard.boards import tasks
+
+    monkeypatch.setattr(tasks.run_compare_tests, "delay", lambda *args: tasks.run_compare_tests.apply(args=args))
+
+    def get(client, url: str):
+        with django_capture_on_commit_callbacks(execute=True):
+            client.get(url)
+        return client.get(url)
+
+    return get
