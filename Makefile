@@ -1,9 +1,11 @@
 # Two commands for a fresh clone (see README.md):
 #   make run   - install, migrate, load the benchmarks, start web + worker + beat (Ctrl-C stops all)
 #   make test  - install what the tests need and run the whole suite
-# PYTHON picks the interpreter that creates .venv (Python 3.11).
+# PYTHON picks the interpreter that creates .venv (Python 3.11); PORT the port make run serves on
+# (make run PORT=8001); links in emails and exports follow it.
 
 PYTHON ?= python3
+PORT ?= 8000
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
@@ -32,7 +34,7 @@ run: install
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_benchmarks --demo
 	$(PY) manage.py ensure_demo_user
-	$(PY) manage.py runall
+	$(PY) manage.py runall --port $(PORT)
 
 # Debian's chromium for the browser tests: installed only when missing and we are root.
 # apt-get update runs only when needed: the lists do not know chromium, or the install fails on stale lists.

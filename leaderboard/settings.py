@@ -9,6 +9,7 @@ variable.
 from __future__ import annotations
 
 import os
+import posixpath
 from pathlib import Path
 
 import dj_database_url
@@ -91,11 +92,16 @@ INSTALLED_APPS = [
     "leaderboard.submissions",
     "leaderboard.boards",
     "leaderboard.ops",
+    "leaderboard.api",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # whitenoise, serving collected (compressed) copies in DEBUG too: leaderboard/ops/staticfiles.py.
+    "leaderboard.ops.staticfiles.StaticFilesMiddleware",
     "leaderboard.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,6 +109,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
+    "leaderboard.errors.SiteErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "leaderboard.urls"
@@ -118,6 +126,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "leaderboard.accounts.context_processors.pending_invitations",
             ],
         },
     },
@@ -142,9 +151,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
-LOGIN_URL = "/accounts/login/"
-LOGIN_REDIRECT_URL = "/accounts/profile/"
-LOGOUT_REDIRECT_URL = "/"
+# URL names, resolved by Django when used.
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:profile"
+LOGOUT_REDIRECT_URL = "home"
 
 if TESTING:
     # Hashing with PBKDF2's full work factor costs ~0.2 s per user: far too slow for the cast in every test.
@@ -182,16 +192,58 @@ if TESTING:
 MEDIA_URL = "/media/"
 MEDIA_ROOT = env_path("MEDIA_ROOT", VAR_DIR / "media")
 PRIVATE_STORAGE_ROOT = env_path("PRIVATE_STORAGE_ROOT", VAR_DIR / "private")
+# STORAGE_URL=s3://bucket/prefix puts every stored file in an S3-compatible bucket instead,
+# so web and workers on different machines share nothing on disk. Credentials come from
+# boto3's usual chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, or an instance role).
+STORAGE_URL = env_str("STORAGE_URL")
+AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
+AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", env_str("AWS_DEFAULT_REGION"))
+AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE", "path" if AWS_S3_ENDPOINT_URL else "")
+# Lifetime of a signed download link (leaderboard.storage); our views stream files instead.
+AWS_QUERYSTRING_EXPIRE = env_int("AWS_QUERYSTRING_EXPIRE", 300)
+
+
+def file_storages(storage_url: str, private_root: Path) -> dict[str, dict]:
+    """The "default" and "private" entries of STORAGES for a STORAGE_URL ("" = local folders)."""
+    if not storage_url:
+        return {
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "private": {
+                "BACKEND": "django.core.files.storage.FileSystemStorage",
+                "OPTIONS": {"location": str(private_root), "base_url": None},
+            },
+        }
+    scheme, _, rest = storage_url.partition("://")
+    bucket, _, prefix = rest.partition("/")
+    if scheme != "s3" or not bucket:
+        raise ImproperlyConfigured(f"STORAGE_URL={storage_url!r} is not s3://bucket[/prefix].")
+    prefix = prefix.strip("/")
+
+    def s3(location: str) -> dict:
+        options = {
+            "bucket_name": bucket,
+            "location": posixpath.join(prefix, location),
+            "endpoint_url": AWS_S3_ENDPOINT_URL or None,
+            "region_name": AWS_S3_REGION_NAME or None,
+            "addressing_style": AWS_S3_ADDRESSING_STYLE or None,
+            "querystring_expire": AWS_QUERYSTRING_EXPIRE,
+        }
+        return {"BACKEND": "leaderboard.s3storage.PrivateS3Storage", "OPTIONS": options}
+
+    # Even "default" (generated files) is private: nothing in the bucket is public-read.
+    return {"default": s3("media"), "private": s3("private")}
+
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "private": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": str(PRIVATE_STORAGE_ROOT), "base_url": None},
-    },
+    **file_storages(STORAGE_URL, PRIVATE_STORAGE_ROOT),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG or TESTING
+            if TESTING
+            # DEBUG (make run): plain names, so no manifest to keep in step, but collectstatic
+            # writes .gz copies that whitenoise serves (plotly.js: 4.8 MB -> 1.4 MB).
+            else "whitenoise.storage.CompressedStaticFilesStorage"
+            if DEBUG
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
@@ -290,6 +342,41 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else Non
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# The JSON API (/api/v1/, docs/api.md): bearer tokens only, problem+json errors, per-token rate limits.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["leaderboard.api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": ["leaderboard.api.throttling.TokenRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "leaderboard.api.problems.handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+# Requests per token (per address without a token), and uploads per token; "N/second|minute|hour|day".
+API_RATE_LIMITS = {
+    "token": env_str("API_RATE_LIMIT", "600/minute"),
+    "upload": env_str("API_UPLOAD_RATE_LIMIT", "30/minute"),
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "DDI Leaderboard API",
+    "DESCRIPTION": "Tasks, leaderboards and submissions. Authenticate with 'Authorization: Bearer ddi_...'; "
+    "errors are RFC 9457 problem documents. Guide: docs/api.md.",
+    "VERSION": "1",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    # The reference page's Swagger UI is served from the installed sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "leaderboard.api.schemas.add_problem_responses",
+    ],
+}
 
 LOGGING = {
     "version": 1,

@@ -3,12 +3,20 @@ from django.urls import include, path
 
 from leaderboard import views
 
+# The site's own error pages; under DEBUG, leaderboard.errors.SiteErrorPagesMiddleware uses them too.
+handler403 = "leaderboard.errors.permission_denied"
+handler404 = "leaderboard.errors.page_not_found"
+handler500 = "leaderboard.errors.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/tokens/", include("leaderboard.api.token_urls")),
     path("accounts/", include("leaderboard.accounts.urls")),
+    path("api/v1/", include("leaderboard.api.urls")),
     path("teams/", include("leaderboard.accounts.team_urls")),
     path("", include("leaderboard.submissions.urls")),
     path("", include("leaderboard.boards.urls")),
+    path("", include("leaderboard.challenges.urls")),
 ]

@@ -32,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database and broker reachability as JSON: 200 when both are ok, 503 otherwise.
+    """Database, broker and file storage reachability as JSON: 200 when all are ok, 503 otherwise.
 
     ``worker_last_seen`` is when a worker last ran the beat heartbeat (null if
     never); it is informational and does not change the status code, because a
@@ -45,11 +45,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
     broker_error = health.check_broker()
     if broker_error:
         errors["broker"] = broker_error
+    storage_error = health.check_storage()
+    if storage_error:
+        errors["storage"] = storage_error
     last_seen = health.last_worker_heartbeat() if not database_error else None
     body = {
         "status": "error" if errors else "ok",
         "database": "error" if database_error else "ok",
         "broker": "error" if broker_error else "ok",
+        "storage": "error" if storage_error else "ok",
         "broker_transport": health.broker_transport(),
         "worker_last_seen": last_seen.isoformat() if last_seen else None,
     }

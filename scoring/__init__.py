@@ -2,15 +2,17 @@
 
 Parse and validate truth and prediction files (``scoring.readers``,
 ``scoring.validation``), compute the benchmark metrics (``scoring.metrics``),
-and build truth and test-input files (``scoring.truth``). Never imports Django.
+build truth and test-input files (``scoring.truth``) and split a challenge's
+test rows into public and private parts (``scoring.splits``). Never imports Django.
 """
 
-from scoring.api import Score, align, load_truth, score_files, validate_truth
+from scoring.api import Score, align, load_truth, score_files, validate_prediction, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
+from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
 from scoring.tasks import FAMILIES, TASKS, get_task
-from scoring.truth import make_chemicalx_truth, test_inputs
+from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs
 
 __version__ = SCORER_VERSION
 
@@ -21,12 +23,18 @@ __all__ = [
     "Problem",
     "Score",
     "ScoringError",
+    "Split",
+    "SplitSpec",
     "__version__",
     "align",
     "get_task",
+    "load_split_truth",
     "load_truth",
     "make_chemicalx_truth",
     "score_files",
+    "score_parts",
     "test_inputs",
+    "truth_from_inputs",
+    "validate_prediction",
     "validate_truth",
 ]

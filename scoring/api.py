@@ -106,6 +106,14 @@ def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits
     task = resolve_task(task)
     parsed, table = _read_both(task, truth, pred, _limits(limits))
     aligned, n_rows = align_table(task, parsed, table)
+    return score_aligned(task, aligned, n_rows)
+
+
+def score_aligned(task: Task, aligned: Aligned, n_rows: int) -> Score:
+    """Compute the metrics of an aligned prediction (``n_rows`` prediction rows) as a Score.
+
+    ``score_files`` ends here; ``scoring.splits`` calls it once per part of a split.
+    """
     result = compute(task, aligned)
     return Score(
         task=task.slug,
@@ -116,3 +124,23 @@ def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits
         n_rows=n_rows,
         scorer_version=SCORER_VERSION,
     )
+
+
+def validate_prediction(
+    task: str | Task, pred: Source, *, inputs: Source | Truth | None = None, limits: Limits | dict | None = None
+) -> int:
+    """Check a prediction file without the labels; returns its number of rows or raises ScoringError.
+
+    With the task's test ``inputs`` (the site's ``/tasks/<slug>/inputs.csv``, or
+    a Truth from ``truth_from_inputs``) every check the server runs applies,
+    with the same messages: format, labels or ranges, duplicates, unknown and
+    missing keys. Without them only the file's own format, columns and values.
+    """
+    from scoring.truth import truth_from_inputs  # scoring.truth imports this module
+
+    task = resolve_task(task)
+    table = read_prediction(task, pred, _limits(limits))
+    if inputs is None:
+        return len(table)
+    truth = inputs if isinstance(inputs, Truth) else truth_from_inputs(task, inputs)
+    return align_table(task, truth, table)[1]

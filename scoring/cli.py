@@ -1,4 +1,4 @@
-"""``python -m scoring``: list tasks, score a file, make test inputs and ChemicalX truths.
+"""``python -m scoring``: list tasks, score or validate a file (or one part of a split), make inputs and truths.
 
 Exit status: 0 on success, 2 on invalid input (bad file, unknown task, missing
 file), as argparse does for bad arguments.
@@ -12,8 +12,9 @@ import math
 import sys
 from collections.abc import Sequence
 
-from scoring.api import Score, resolve_task, score_files
-from scoring.errors import ScoringError
+from scoring.api import Score, resolve_task, score_files, validate_prediction
+from scoring.errors import ScoringError, fail
+from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
 from scoring.tasks import TASKS, Task
 from scoring.truth import make_chemicalx_truth, test_inputs, write_csv
 
@@ -54,6 +55,23 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--truth", required=True, help="truth file (CSV/TSV, optionally gzip)")
     score.add_argument("--pred", required=True, help="prediction file (CSV/TSV, optionally gzip)")
     score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.add_argument(
+        "--split",
+        choices=PARTS,
+        help="score one part of a challenge's public/private split (from the truth's usage column unless --fraction)",
+    )
+    score.add_argument("--fraction", type=float, help="with --split: public fraction of a hash split, e.g. 0.3")
+    score.add_argument("--split-seed", type=int, default=0, help="with --fraction: the split's seed (default 0)")
+
+    validate = commands.add_parser(
+        "validate", help="check a prediction file without the labels (the server's checks, same messages)"
+    )
+    validate.add_argument("task", help="task slug (see `tasks`)")
+    validate.add_argument("pred", help="prediction file (CSV/TSV, optionally gzip)")
+    validate.add_argument(
+        "--inputs", help="the task's test inputs (/tasks/<slug>/inputs.csv): adds duplicate, unknown and missing keys"
+    )
+    validate.add_argument("--json", action="store_true", help="print one JSON object")
 
     inputs = commands.add_parser("inputs", help="write the truth's key columns without labels")
     inputs.add_argument("task")
@@ -77,8 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tasks()
         if args.command == "score":
             return _score(args)
+        if args.command == "validate":
+            return _validate(args)
         if args.command == "inputs":
-            frame = test_inputs(args.task, args.truth)
+            truth = args.truth
+            if has_usage_column(truth):  # a challenge truth: participants never see the usage column
+                truth = load_split_truth(args.task, truth, SplitSpec.usage())[0]
+            frame = test_inputs(args.task, truth)
             text = write_csv(frame, args.out)
             if text is not None:
                 sys.stdout.write(text)
@@ -108,11 +131,34 @@ def _tasks() -> int:
 
 def _score(args: argparse.Namespace) -> int:
     task = resolve_task(args.task)
-    result = score_files(task, args.truth, args.pred)
-    if args.json:
-        print(json.dumps({"task": result.task, "primary": result.primary, "metrics": _jsonable(result.metrics)}))
+    if args.split is None:
+        if args.fraction is not None:
+            raise fail("--fraction needs --split public, private or all.")
+        result = score_files(task, args.truth, args.pred)
     else:
-        print(format_report(task, result))
+        spec = SplitSpec.usage() if args.fraction is None else SplitSpec.hashed(args.fraction, args.split_seed)
+        result = score_parts(task, args.truth, args.pred, spec)[args.split]
+    if args.json:
+        out = {"task": result.task, "primary": result.primary, "metrics": _jsonable(result.metrics)}
+        if args.split is not None:
+            out["split"] = args.split
+        print(json.dumps(out))
+    else:
+        print(format_report(task, result, part=args.split))
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace) -> int:
+    n_rows = validate_prediction(args.task, args.pred, inputs=args.inputs)
+    scope = "against the test inputs" if args.inputs else "format only (give --inputs to check the keys)"
+    if args.json:
+        print(
+            json.dumps(
+                {"task": args.task, "valid": True, "rows": n_rows, "checked": "inputs" if args.inputs else "format"}
+            )
+        )
+    else:
+        print(f"Valid: {n_rows:,} rows for {args.task}, {scope}.")
     return EXIT_OK
 
 
@@ -129,11 +175,15 @@ def _value(key: str, value: float) -> str:
     return f"{value:.6f}"
 
 
-def format_report(task: Task, result: Score) -> str:
-    """Readable report: the primary metric first, then metrics grouped by their key's first part."""
+def format_report(task: Task, result: Score, *, part: str | None = None) -> str:
+    """Readable report: the primary metric first, then metrics grouped by their key's first part.
+
+    ``part`` names the public/private part scored, when there is one.
+    """
     primary = "not computed" if result.primary_value is None else _value(result.primary, result.primary_value)
     lines = [
         f"Task     {task.slug} ({task.dataset_name}, split {task.split})",
+        *([f"Part     {part} rows"] if part else []),
         f"Rows     {result.n_rows:,} predictions",
         f"Primary  {result.primary} = {primary}",
         "",

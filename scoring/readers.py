@@ -8,6 +8,8 @@ layouts; probability columns depend on the task's classes):
 2. ``parse_rows`` checks every line has the header's field count and parses the
    rows with pandas' C engine: key and label columns as ``category`` (fast, and
    hands us codes for vectorised matching), numeric columns as ``float64``.
+   Lines with a wrong field count are reported and left out, so the values of
+   the other lines are still checked in the same pass.
 
 Line numbers are 1-based file lines; the header is line 1.
 """
@@ -75,6 +77,10 @@ class Table:
     frame: pd.DataFrame  # columns named by normalised header names
     lines: np.ndarray  # int64, 1-based file line of each row
     written: dict[str, str] = field(default_factory=dict)
+    # Found while parsing (``parse_rows(keep_going=True)``): validators add theirs and raise all together.
+    problems: Problems = field(default_factory=Problems)
+    unreadable: dict[str, np.ndarray] = field(default_factory=dict)  # per numeric column: rows that were not numbers
+    dropped: int = 0  # lines left out for a wrong field count: the rows do not cover the whole file
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -82,6 +88,13 @@ class Table:
     def label(self, column: str) -> str:
         """The column's name as written in the file, for messages."""
         return self.written.get(column, column)
+
+    def start_problems(self) -> Problems:
+        """A fresh Problems holding what parsing found, for a validator to add its own to."""
+        problems = Problems()
+        problems.items = list(self.problems.items)
+        problems.total = self.problems.total
+        return problems
 
 
 def normalise_name(name: str) -> str:
@@ -94,23 +107,26 @@ def read_bytes(source: Source, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str 
 
     Raises ScoringError if the file is missing, unreadable, corrupt gzip or over ``max_bytes``.
     """
-    try:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data = bytes(source[: max_bytes + 1])
-            if data[:2] == GZIP_MAGIC:
-                data = _gunzip(io.BytesIO(data), max_bytes, what)
-        elif isinstance(source, (str, os.PathLike)):
-            path = Path(source)
-            if not path.is_file():
-                raise fail(f"The {what} {str(path)!r} does not exist.")
-            with path.open("rb") as handle:
-                data = _read_stream(handle, max_bytes, what)
-        elif hasattr(source, "read"):
-            data = _read_stream(source, max_bytes, what)
-        else:
-            raise fail(f"The {what} must be a path or a binary file object, not {type(source).__name__}.")
-    except OSError as exc:
-        raise fail(f"The {what} could not be read: {exc.strerror or exc}.") from exc
+    if not isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)) and hasattr(source, "read"):
+        # The caller's stream (a stored file, perhaps over the network): an I/O error while
+        # reading it says nothing about the content, so it reaches the caller, who may retry.
+        data = _read_stream(source, max_bytes, what)
+    else:
+        try:
+            if isinstance(source, (bytes, bytearray, memoryview)):
+                data = bytes(source[: max_bytes + 1])
+                if data[:2] == GZIP_MAGIC:
+                    data = _gunzip(io.BytesIO(data), max_bytes, what)
+            elif isinstance(source, (str, os.PathLike)):
+                path = Path(source)
+                if not path.is_file():
+                    raise fail(f"The {what} {str(path)!r} does not exist.")
+                with path.open("rb") as handle:
+                    data = _read_stream(handle, max_bytes, what)
+            else:
+                raise fail(f"The {what} must be a path or a binary file object, not {type(source).__name__}.")
+        except OSError as exc:
+            raise fail(f"The {what} could not be read: {exc.strerror or exc}.") from exc
     if len(data) > max_bytes:
         raise fail(f"The {what} is larger than the limit of {_size(max_bytes)} (uncompressed).")
     return data
@@ -135,7 +151,7 @@ def _gunzip(handle, max_bytes: int, what: str) -> bytes:
         with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
             # One byte past the limit tells "too big" from "exactly at the limit".
             return unzipped.read(max_bytes + 1)
-    except (OSError, EOFError, zlib.error) as exc:
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:  # corrupt content; other I/O errors propagate
         raise fail(f"The {what} looks gzip-compressed but could not be decompressed ({exc}).") from exc
 
 
@@ -225,46 +241,78 @@ def parse_rows(
     categorical: list[str],
     numeric: list[str],
     limits: Limits | None = None,
+    keep_going: bool = False,
 ) -> Table:
     """Parse the data rows of ``raw``; every header column must be listed in exactly one argument.
 
     Categorical columns come back as pandas categoricals with stripped string
     categories; numeric ones as float64 (NaN/inf are kept: callers decide what is
-    finite). Raises ScoringError for ragged rows, row caps and unparseable numbers.
+    finite). Lines with the wrong number of fields and values that are not numbers
+    are all located in one pass. By default they raise a ScoringError at once;
+    with ``keep_going`` the well-formed lines are parsed anyway and the problems
+    travel in ``Table.problems``, so a validator adds the value problems of those
+    lines and raises everything together. Row caps, undecodable text and
+    unbalanced quotes always raise at once.
     """
     limits = limits or Limits()
     physical = _physical_lines(raw.data)
     if physical - 1 > limits.max_rows:
-        _data_lines(raw, limits)  # exact count (blank lines do not count); raises if over
+        _layout(raw, limits)  # exact count (blank lines do not count); raises if over
     header = list(raw.header)
-    dtypes = {name: ("float64" if name in numeric else "category") for name in header}
-    try:
-        frame = _read_csv(raw, header, dtypes)
-    except _TooManyFields as exc:
-        _data_lines(raw, limits)  # locates every ragged line and raises
-        raise fail(f"The {raw.what} could not be read as delimited text: {exc}.") from exc
-    if frame is None:
-        # Some numeric value did not parse: read those columns as text to say which rows.
-        frame = _read_csv(raw, header, {name: ("str" if name in numeric else "category") for name in header})
-        lines = _lines_for(raw, frame, physical, limits)
-        frame = _coerce_numeric(frame, numeric, lines, raw)
-    else:
-        lines = _lines_for(raw, frame, physical, limits)
+    problems = Problems()
+    frame = _read_frame(raw, raw.data, header, numeric)  # None: some line has too many fields
+    lines = _fast_lines(raw, frame, physical) if frame is not None else None
+    dropped = 0
+    if lines is None:
+        starts, ends, counts = _layout(raw, limits)
+        wrong = counts != len(header)
+        if wrong.any():
+            _report_ragged(problems, raw, starts[wrong], counts[wrong])
+            dropped = int(wrong.sum())
+            if dropped == len(starts):
+                problems.raise_if_any()  # not one line to read values from
+            data = _without_lines(raw.data, starts[wrong], ends[wrong])
+            frame = _read_frame(raw, data, header, numeric)
+            if frame is None:
+                raise _inconsistent(raw)
+        elif frame is None:
+            raise _inconsistent(raw)
+        lines = starts[~wrong].astype(np.int64)
+        if len(lines) != len(frame):
+            raise _inconsistent(raw)
+    unreadable = _coerce_numeric(frame, numeric, lines, raw, problems)
     for name in categorical:
         frame[name] = _strip_categories(frame[name])
-    return Table(frame=frame, lines=lines, written=raw.written)
+    if not keep_going:
+        problems.raise_if_any()
+    return Table(
+        frame=frame, lines=lines, written=raw.written, problems=problems, unreadable=unreadable, dropped=dropped
+    )
 
 
 def _physical_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
-def _lines_for(raw: RawFile, frame: pd.DataFrame, physical: int, limits: Limits) -> np.ndarray:
-    """File line of each parsed row, checking that every line has the header's field count.
+def _read_frame(raw: RawFile, data: bytes, header: list[str], numeric: list[str]) -> pd.DataFrame | None:
+    """Numeric columns as float64 or, when some value did not parse, as text; None if a line has too many fields."""
+    dtypes = {name: ("float64" if name in numeric else "category") for name in header}
+    try:
+        frame = _read_csv(raw, data, header, dtypes)
+        if frame is None:
+            # Some numeric value did not parse: read those columns as text to say which rows.
+            frame = _read_csv(raw, data, header, {name: ("str" if name in numeric else "category") for name in header})
+    except _TooManyFields:
+        return None
+    return frame
 
-    Fast path (no quotes, no blank lines): pandas rejects lines with too many
-    fields, so if the file holds exactly (columns - 1) delimiters per line no
-    line can have too few either, and row i is line i + 2. Otherwise scan.
+
+def _fast_lines(raw: RawFile, frame: pd.DataFrame, physical: int) -> np.ndarray | None:
+    """File line of each parsed row when that needs no scan, else None.
+
+    No quotes, no blank lines: pandas rejects lines with too many fields, so if
+    the file holds exactly (columns - 1) delimiters per line no line can have too
+    few either, and row i is line i + 2.
     """
     data = raw.data
     expected_delimiters = (len(raw.header) - 1) * physical
@@ -275,10 +323,32 @@ def _lines_for(raw: RawFile, frame: pd.DataFrame, physical: int, limits: Limits)
         and data.count(raw.delimiter.encode()) == expected_delimiters
     ):
         return np.arange(2, len(frame) + 2, dtype=np.int64)
-    lines = _data_lines(raw, limits)
-    if len(lines) != len(frame):
-        raise _inconsistent(raw)
-    return lines
+    return None
+
+
+def _report_ragged(problems: Problems, raw: RawFile, starts: np.ndarray, counts: np.ndarray) -> None:
+    expected = len(raw.header)
+    for line, count in zip(starts[:MAX_LOCATED].tolist(), counts[:MAX_LOCATED].tolist(), strict=True):
+        problems.add(
+            f"Line {line} has {count} field{'s' if count != 1 else ''} but the header has {expected} "
+            f"({DELIMITER_NAMES[raw.delimiter]}-separated).",
+            line=int(line),
+        )
+    problems.total += max(0, len(starts) - MAX_LOCATED)
+
+
+def _without_lines(data: bytes, first: np.ndarray, last: np.ndarray) -> bytes:
+    """``data`` without the physical lines ``first[i]..last[i]`` (1-based, inclusive). Vectorised."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    offsets = np.concatenate(([0], np.flatnonzero(arr == 10) + 1))
+    if offsets[-1] != len(arr):
+        offsets = np.concatenate((offsets, [len(arr)]))
+    keep_line = np.ones(len(offsets) - 1, dtype=bool)
+    change = np.zeros(len(keep_line) + 1, dtype=np.int64)
+    np.add.at(change, first - 1, 1)
+    np.add.at(change, last, -1)
+    keep_line &= np.cumsum(change[:-1]) == 0
+    return arr[np.repeat(keep_line, np.diff(offsets))].tobytes()
 
 
 def _inconsistent(raw: RawFile) -> ScoringError:
@@ -289,11 +359,11 @@ class _TooManyFields(Exception):
     """pandas found a line with more fields than the header."""
 
 
-def _read_csv(raw: RawFile, header: list[str], dtypes: dict[str, str]) -> pd.DataFrame | None:
+def _read_csv(raw: RawFile, data: bytes, header: list[str], dtypes: dict[str, str]) -> pd.DataFrame | None:
     """pandas' C parser over the data rows; None if a float64 column held something else."""
     try:
         return pd.read_csv(
-            io.BytesIO(raw.data),
+            io.BytesIO(data),
             sep=raw.delimiter,
             header=None,
             skiprows=1,
@@ -304,7 +374,7 @@ def _read_csv(raw: RawFile, header: list[str], dtypes: dict[str, str]) -> pd.Dat
             keep_default_na=False,
             skip_blank_lines=True,
             encoding="utf-8",
-            low_memory=len(raw.data) > ONE_PASS_MAX_BYTES,
+            low_memory=len(data) > ONE_PASS_MAX_BYTES,
         )
     except (ValueError, TypeError) as exc:
         if isinstance(exc, pd.errors.ParserError):
@@ -316,10 +386,18 @@ def _read_csv(raw: RawFile, header: list[str], dtypes: dict[str, str]) -> pd.Dat
         raise fail(f"The {raw.what} could not be read: {exc}.") from exc
 
 
-def _coerce_numeric(frame: pd.DataFrame, numeric: list[str], lines: np.ndarray, raw: RawFile) -> pd.DataFrame:
-    problems = Problems()
+def _coerce_numeric(
+    frame: pd.DataFrame, numeric: list[str], lines: np.ndarray, raw: RawFile, problems: Problems
+) -> dict[str, np.ndarray]:
+    """Turn text-typed numeric columns into float64, locating values that are not numbers.
+
+    Returns, per column, the rows whose value did not parse (NaN now, already reported).
+    """
+    unreadable: dict[str, np.ndarray] = {}
     for name in numeric:
-        text = frame[name].str.strip()
+        if frame[name].dtype == np.float64:
+            continue
+        text = frame[name].astype(str).str.strip()
         values = pd.to_numeric(text, errors="coerce").astype("float64")
         # "nan" coerces to NaN too: it is reported as not a number, like any other junk.
         bad = np.flatnonzero(values.isna().to_numpy())
@@ -333,8 +411,9 @@ def _coerce_numeric(frame: pd.DataFrame, numeric: list[str], lines: np.ndarray, 
             problems.add(message, line=int(lines[i]), column=column)
         problems.total += max(0, len(bad) - MAX_LOCATED)
         frame[name] = values.to_numpy()
-    problems.raise_if_any()
-    return frame
+        if len(bad):
+            unreadable[name] = bad
+    return unreadable
 
 
 def _strip_categories(column: pd.Series) -> pd.Series:
@@ -355,33 +434,21 @@ def _shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _data_lines(raw: RawFile, limits: Limits) -> np.ndarray:
-    """File line numbers of the non-blank data lines; raises for ragged rows and the row cap."""
-    expected = len(raw.header)
+def _layout(raw: RawFile, limits: Limits) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per non-blank data record: first and last file line, and field count; raises for the row cap."""
     if b'"' in raw.data:
-        starts, counts, blank = _scan_quoted(raw)
+        starts, ends, counts, blank = _scan_quoted(raw)
     else:
         starts, counts, blank = _scan_plain(raw)
-    # starts/counts/blank describe every physical record including the header (index 0).
+        ends = starts
+    # The arrays describe every physical record including the header (index 0).
     data_idx = np.flatnonzero(~blank)
     data_idx = data_idx[data_idx > 0]
     if len(data_idx) > limits.max_rows:
         raise fail(f"The {raw.what} has {len(data_idx):,} rows; the limit is {limits.max_rows:,}.")
     if len(data_idx) == 0:
         raise fail(f"The {raw.what} has a header but no data rows.")
-    wrong = data_idx[counts[data_idx] != expected]
-    if len(wrong):
-        problems = Problems()
-        for i in wrong[:MAX_LOCATED]:
-            problems.add(
-                f"Line {starts[i]} has {counts[i]} field{'s' if counts[i] != 1 else ''} "
-                f"but the header has {expected} "
-                f"({DELIMITER_NAMES[raw.delimiter]}-separated).",
-                line=int(starts[i]),
-            )
-        problems.total += max(0, len(wrong) - MAX_LOCATED)
-        problems.raise_if_any()
-    return starts[data_idx].astype(np.int64)
+    return starts[data_idx].astype(np.int64), ends[data_idx].astype(np.int64), counts[data_idx]
 
 
 def _scan_plain(raw: RawFile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -402,11 +469,12 @@ def _scan_plain(raw: RawFile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.arange(1, len(starts) + 1), counts, blank
 
 
-def _scan_quoted(raw: RawFile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Like ``_scan_plain`` but honours quoted fields (which may span lines); slower, pure Python."""
+def _scan_quoted(raw: RawFile) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Like ``_scan_plain`` (plus each record's last line) but honours quoted fields, which may span lines."""
     text = raw.data.decode("utf-8")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=raw.delimiter)
     starts: list[int] = []
+    ends: list[int] = []
     counts: list[int] = []
     blank: list[bool] = []
     previous_end = 0
@@ -414,13 +482,19 @@ def _scan_quoted(raw: RawFile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for record in reader:
             starts.append(previous_end + 1)
             previous_end = reader.line_num
+            ends.append(previous_end)
             counts.append(len(record))
             blank.append(not record or (len(record) == 1 and not record[0].strip()))
     except csv.Error as exc:
         raise fail(
             f"Line {previous_end + 1} of the {raw.what} could not be read: {exc}.", line=previous_end + 1
         ) from exc
-    return np.array(starts, dtype=np.int64), np.array(counts, dtype=np.int64), np.array(blank, dtype=bool)
+    return (
+        np.array(starts, dtype=np.int64),
+        np.array(ends, dtype=np.int64),
+        np.array(counts, dtype=np.int64),
+        np.array(blank, dtype=bool),
+    )
 
 
 def category_values(column: pd.Series) -> tuple[pd.Index, np.ndarray]:

@@ -8,8 +8,9 @@ names, citations, caveats and declarations. The scoring rules themselves are in
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+
+from scoring import keys
 
 KINDS = ("mudi", "classification", "regression", "pair")
 SPREADS = ("std", "stderr", None)
@@ -130,19 +131,19 @@ _MUDI_COUNTS = {"tp": True, "fp": False, "fn": False, "support": True}
 
 def _derived_metric(task: Task, key: str) -> MetricDef | None:
     """Resolve a derived result key, or None when it is not one of ours."""
-    match = re.fullmatch(r"(.+)/(std|stderr)", key)
-    if match and match.group(1) in task._by_key:
-        base = task._by_key[match.group(1)]
-        what = "population standard deviation" if match.group(2) == "std" else "standard error"
-        return MetricDef(key, f"{base.name} ({match.group(2)})", False, f"{what} of {base.name} over seeds")
-    match = re.fullmatch(r"seed/(\d+)/(.+)", key)
-    if match and int(match.group(1)) in task.seeds:
-        inner = task.metric(match.group(2))
-        return MetricDef(key, f"{inner.name}, seed {match.group(1)}", inner.higher_is_better, inner.description)
-    match = re.fullmatch(r"class/(.+)/(recall|f1)", key)
-    if match and task.kind == "classification" and match.group(1) in task.classes:
-        stat = "recall" if match.group(2) == "recall" else "F1 (scikit-learn)"
-        return MetricDef(key, f"{match.group(1)} {stat}", True, f"per-class {stat}, mean over seeds")
+    spread = keys.parse_spread(key)
+    if spread and spread[0] in task._by_key:
+        base = task._by_key[spread[0]]
+        what = "population standard deviation" if spread[1] == "std" else "standard error"
+        return MetricDef(key, f"{base.name} ({spread[1]})", False, f"{what} of {base.name} over seeds")
+    metric, seed = keys.split_seed(key)
+    if seed is not None and seed in task.seeds:
+        inner = task.metric(metric)
+        return MetricDef(key, f"{inner.name}, seed {seed}", inner.higher_is_better, inner.description)
+    per_class = keys.parse_class(key)
+    if per_class and task.kind == "classification" and per_class[0] in task.classes:
+        stat = "recall" if per_class[1] == "recall" else "F1 (scikit-learn)"
+        return MetricDef(key, f"{per_class[0]} {stat}", True, f"per-class {stat}, mean over seeds")
     if task.kind == "mudi":
         parts = key.split("/")
         if len(parts) == 3 and parts[0] in _MUDI_SETTINGS and parts[1] in _MUDI_SCOPES:
@@ -221,7 +222,7 @@ def _mudi_metrics() -> tuple[MetricDef, ...]:
             for stat in ("f1", "precision", "recall"):
                 defs.append(
                     MetricDef(
-                        f"{setting}/{scope}/{stat}",
+                        keys.mudi_key(setting, scope, stat),
                         f"{scope.capitalize()} {_MUDI_STATS[stat]} ({setting_name})",
                         True,
                         f"{scope} {stat} over Synergism, Antagonism and New Effect, pairs {setting_name}",
@@ -229,7 +230,7 @@ def _mudi_metrics() -> tuple[MetricDef, ...]:
                 )
         defs.append(
             MetricDef(
-                f"{setting}/macro/f1_mean",
+                keys.mudi_key(setting, "macro", "f1_mean"),
                 f"Mean of class F1s ({setting_name})",
                 True,
                 "arithmetic mean of the three per-class F1 scores (not the paper's macro F1)",
@@ -424,8 +425,8 @@ _MUDI = Task(
     prediction_columns=("Drug1", "Interaction", "Drug2"),
     optional_prediction_columns=(),
     metrics=_mudi_metrics(),
-    primary="aware/macro/f1",
-    secondary=("aware/micro/f1", "agnostic/macro/f1"),
+    primary=keys.mudi_key("aware", "macro", "f1"),
+    secondary=(keys.mudi_key("aware", "micro", "f1"), keys.mudi_key("agnostic", "macro", "f1")),
     seeds=(0,),
     spread=None,
     citation=_MUDI_CITATION,

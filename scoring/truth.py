@@ -13,7 +13,7 @@ import pandas as pd
 
 from scoring.api import load_truth, resolve_task
 from scoring.errors import fail
-from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, parse_rows
+from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, normalise_name, parse_rows
 from scoring.tasks import Task
 from scoring.validation import KeyedTruth, MudiTruth, Truth
 from scoring.validation.common import SEED
@@ -135,3 +135,31 @@ def write_csv(frame: pd.DataFrame, out: str | Path | None) -> str | None:
         return buffer.getvalue()
     frame.to_csv(out, index=False)
     return None
+
+
+def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
+    """A stand-in truth built from a test-inputs file (``test_inputs``' output), for checking without labels.
+
+    Each key gets a placeholder label (the classes in turn; 0 for regression),
+    so aligning a prediction against it runs every check the server runs except
+    those that need the real labels: format, labels or ranges, duplicates,
+    unknown and missing keys, with the same messages. Raises ScoringError.
+    """
+    task = resolve_task(task)
+    raw = load_raw(inputs, what="inputs file")
+    keys = [c for c in task.truth_columns if c.lower() not in ("label", "interaction")]
+    check_columns(raw, required=[normalise_name(k) for k in keys], display=keys)
+    table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits())
+    frame = pd.DataFrame({name: table.frame[normalise_name(name)].astype(str).to_numpy() for name in keys})
+    n = len(frame)
+    if task.kind == "regression":
+        labels = np.zeros(n)
+    elif task.kind == "pair":  # 0/1 labels
+        labels = np.arange(n) % 2
+    else:
+        labels = np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+    label_column = next(c for c in task.truth_columns if c not in keys)
+    frame[label_column] = labels
+    buffer = io.StringIO()
+    frame[list(task.truth_columns)].to_csv(buffer, index=False)
+    return load_truth(task, buffer.getvalue().encode())

@@ -159,9 +159,19 @@ class WorkerProcess:
         self._log = open(log_path, "wb")
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "leaderboard", "worker",
-                "--loglevel=INFO", "--concurrency=1", "-n", self.name,
-                "--without-gossip", "--without-mingle", "--without-heartbeat",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "leaderboard",
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=1",
+                "-n",
+                self.name,
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
             ],
             cwd=REPO,
             env=env,

@@ -21,10 +21,15 @@ def get_team_for(user: User, slug: str) -> tuple[Team, Membership]:
     return membership.team, membership
 
 
+def can_manage_team(membership: Membership) -> bool:
+    """Owners invite, withdraw invitations and see the pending ones; other members only look."""
+    return membership.role == Membership.Role.OWNER
+
+
 def get_owned_team_for(user: User, slug: str) -> Team:
     """The team ``slug`` if ``user`` owns it; 404 for outsiders, 403 for members who are not owners."""
     team, membership = get_team_for(user, slug)
-    if membership.role != Membership.Role.OWNER:
+    if not can_manage_team(membership):
         raise PermissionDenied("Only the team's owners can do this.")
     return team
 
@@ -48,3 +53,12 @@ def get_team_invitation_for(user: User, slug: str, invitation_id: int) -> Invita
     if invitation is None:
         raise Http404("No such invitation.")
     return invitation
+
+
+def get_team_member_for(user: User, slug: str, member_id: int) -> tuple[Team, User]:
+    """Team ``slug`` and one of its members, for the team's owners (404 outsiders and non-members, 403 members)."""
+    team = get_owned_team_for(user, slug)
+    membership = team.memberships.select_related("user").filter(user_id=member_id).first()
+    if membership is None:
+        raise Http404("No such member.")
+    return team, membership.user

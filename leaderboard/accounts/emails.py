@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
+
+from leaderboard.links import absolute_reverse
 
 if TYPE_CHECKING:
     from leaderboard.accounts.models import Invitation
@@ -17,7 +18,7 @@ def send_invitation_email(invitation: Invitation) -> None:
     user = invitation.invited_user
     if not user.email:
         return
-    context = {"invitation": invitation, "profile_url": f"{settings.SITE_URL.rstrip('/')}/accounts/profile/"}
+    context = {"invitation": invitation, "profile_url": absolute_reverse("accounts:profile")}
     send_mail(
         subject=f"{invitation.invited_by.username} invited you to join {invitation.team.name}",
         message=render_to_string("accounts/email/invitation.txt", context),

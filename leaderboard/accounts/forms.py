@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
 
 from leaderboard.accounts.models import Team, User
 
 
-class SignupForm(UserCreationForm):
+class ValidatorErrorsUnderThePassword:
+    """Put the password validators' errors ("This password is too common.") under the password field.
+
+    Django adds them to the confirmation field, which makes people retype the
+    confirmation instead of choosing another password.
+    """
+
+    password_field = "password1"
+
+    def validate_password_for_user(self, user, *args, **kwargs) -> None:
+        super().validate_password_for_user(user, password_field_name=self.password_field)
+
+
+class SignupForm(ValidatorErrorsUnderThePassword, UserCreationForm):
     """Username, email (unique, case-insensitive) and a password checked by Django's validators."""
 
     email = forms.EmailField(
@@ -54,3 +67,15 @@ class InviteForm(forms.Form):
         if user is None:
             raise forms.ValidationError(f"There is no user named {username!r}.")
         return user
+
+
+class NewPasswordForm(ValidatorErrorsUnderThePassword, SetPasswordForm):
+    """Setting a password from a reset link."""
+
+    password_field = "new_password1"
+
+
+class ChangePasswordForm(ValidatorErrorsUnderThePassword, PasswordChangeForm):
+    """Changing the password while logged in."""
+
+    password_field = "new_password1"

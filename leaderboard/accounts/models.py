@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 
 class User(AbstractUser):
@@ -42,6 +43,9 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("teams:detail", args=[self.slug])
 
 
 class Membership(models.Model):

@@ -122,3 +122,28 @@ def leave_team(team: Team, user: User) -> None:
         successor = others[0]
         successor.role = Membership.Role.OWNER
         successor.save(update_fields=["role"])
+
+
+@transaction.atomic
+def remove_member(team: Team, by: User, member: User) -> None:
+    """An owner removes another member; their submissions stay with the team. The caller checked ``by`` owns it."""
+    if member.pk == by.pk:
+        raise TeamError("To leave the team yourself, use Leave team.")
+    deleted, _ = Membership.objects.filter(team=team, user=member).delete()
+    if not deleted:
+        raise TeamError(f"{member.username} is not a member of {team.name}.")
+
+
+@transaction.atomic
+def hand_over_ownership(team: Team, by: User, member: User) -> None:
+    """Make ``member`` an owner of ``team`` and ``by`` (an owner, checked by the caller) a plain member."""
+    memberships = {m.user_id: m for m in Membership.objects.select_for_update().filter(team=team)}
+    target, mine = memberships.get(member.pk), memberships.get(by.pk)
+    if target is None:
+        raise TeamError(f"{member.username} is not a member of {team.name}.")
+    if mine is None or target.pk == mine.pk:
+        raise TeamError("Choose another member to hand the team over to.")
+    target.role = Membership.Role.OWNER
+    target.save(update_fields=["role"])
+    mine.role = Membership.Role.MEMBER
+    mine.save(update_fields=["role"])

@@ -15,4 +15,7 @@ urlpatterns = [
         name="revoke_invitation",
     ),
     path("<slug:slug>/leave/", team_views.team_leave, name="leave"),
+    path("<slug:slug>/leave/confirm/", team_views.team_leave_confirm, name="leave_confirm"),
+    path("<slug:slug>/members/<int:member_id>/remove/", team_views.team_remove_member, name="remove_member"),
+    path("<slug:slug>/members/<int:member_id>/hand-over/", team_views.team_hand_over, name="hand_over"),
 ]

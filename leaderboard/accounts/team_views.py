@@ -1,4 +1,4 @@
-"""Team pages: create, view, invite, revoke an invitation, leave."""
+"""Team pages: create, view, invite, revoke an invitation, leave (after a confirmation), remove a member, hand over."""
 
 from __future__ import annotations
 
@@ -6,10 +6,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from leaderboard.accounts import services
-from leaderboard.accounts.access import get_owned_team_for, get_team_for, get_team_invitation_for
+from leaderboard.accounts.access import (
+    can_manage_team,
+    get_owned_team_for,
+    get_team_for,
+    get_team_invitation_for,
+    get_team_member_for,
+)
 from leaderboard.accounts.forms import InviteForm, TeamCreateForm
 from leaderboard.accounts.models import Invitation, Membership
 
@@ -21,13 +27,13 @@ def team_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         team = services.create_team(request.user, form.cleaned_data["name"])
         messages.success(request, f"Team {team.name} created. Invite your colleagues by username.")
-        return redirect(f"/teams/{team.slug}/")
+        return redirect(team)
     return render(request, "accounts/team_create.html", {"form": form})
 
 
 def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
     team, membership = get_team_for(request.user, slug)
-    is_owner = membership.role == Membership.Role.OWNER
+    is_owner = can_manage_team(membership)
     context = {
         "team": team,
         "membership": membership,
@@ -62,7 +68,7 @@ def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("username", str(exc))
         else:
             messages.success(request, f"Invited {invited.username}. They can accept on their profile page.")
-            return redirect(f"/teams/{team.slug}/")
+            return redirect(team)
     return _team_page(request, slug, invite_form=form, status=400)
 
 
@@ -72,7 +78,7 @@ def team_revoke_invitation(request: HttpRequest, slug: str, invitation_id: int) 
     invitation = get_team_invitation_for(request.user, slug, invitation_id)
     services.revoke_invitation(invitation)
     messages.info(request, f"Invitation to {invitation.invited_user.username} withdrawn.")
-    return redirect(f"/teams/{slug}/")
+    return redirect("teams:detail", slug)
 
 
 @login_required
@@ -83,6 +89,50 @@ def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
         services.leave_team(team, request.user)
     except services.TeamError as exc:
         messages.error(request, str(exc))
-        return redirect(f"/teams/{team.slug}/")
+        return redirect(team)
     messages.success(request, f"You left {team.name}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_GET
+def team_leave_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    """Are you sure? The button posts to ``team_leave``."""
+    team, membership = get_team_for(request.user, slug)
+    if team.personal:
+        messages.error(request, "You cannot leave your personal team.")
+        return redirect(team)
+    others = team.memberships.exclude(pk=membership.pk)
+    context = {
+        "team": team,
+        "is_last_owner": membership.role == Membership.Role.OWNER
+        and not others.filter(role=Membership.Role.OWNER).exists(),
+        "n_others": others.count(),
+    }
+    return render(request, "accounts/team_leave.html", context)
+
+
+@login_required
+@require_POST
+def team_remove_member(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    team, member = get_team_member_for(request.user, slug, member_id)
+    try:
+        services.remove_member(team, request.user, member)
+    except services.TeamError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{member.username} is no longer a member of {team.name}.")
+    return redirect(team)
+
+
+@login_required
+@require_POST
+def team_hand_over(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    team, member = get_team_member_for(request.user, slug, member_id)
+    try:
+        services.hand_over_ownership(team, request.user, member)
+    except services.TeamError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"{member.username} now owns {team.name}; you are a member.")
+    return redirect(team)

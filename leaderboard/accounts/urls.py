@@ -8,6 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from leaderboard.accounts import views
+from leaderboard.accounts.forms import ChangePasswordForm, NewPasswordForm
 
 app_name = "accounts"
 urlpatterns = [
@@ -18,14 +19,16 @@ urlpatterns = [
         name="login",
     ),
     # Django's LogoutView accepts POST only: a link or prefetch cannot log anyone out.
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("profile/notifications/", views.update_notifications, name="notifications"),
     path("invitations/<int:invitation_id>/accept/", views.accept_invitation, name="accept_invitation"),
     path("invitations/<int:invitation_id>/decline/", views.decline_invitation, name="decline_invitation"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_change_done")),
+        auth_views.PasswordChangeView.as_view(
+            form_class=ChangePasswordForm, success_url=reverse_lazy("accounts:password_change_done")
+        ),
         name="password_change",
     ),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
@@ -41,7 +44,9 @@ urlpatterns = [
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(success_url=reverse_lazy("accounts:password_reset_complete")),
+        auth_views.PasswordResetConfirmView.as_view(
+            form_class=NewPasswordForm, success_url=reverse_lazy("accounts:password_reset_complete")
+        ),
         name="password_reset_confirm",
     ),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,10 +17,6 @@ from leaderboard.accounts import services
 from leaderboard.accounts.access import get_invitation_for
 from leaderboard.accounts.forms import NotificationsForm, SignupForm, TeamCreateForm
 from leaderboard.accounts.models import Invitation, Membership
-from leaderboard.submissions.models import Submission
-
-# The profile lists this many of the latest submissions; older ones are on the boards.
-PROFILE_SUBMISSIONS = 50
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -33,7 +30,7 @@ def _safe_next(request: HttpRequest) -> str | None:
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account (and its personal team), log the new user in, go to their profile."""
     if request.user.is_authenticated:
-        return redirect("/accounts/profile/")
+        return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = services.create_user(
@@ -47,7 +44,11 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """Account info, notification setting, teams, invitations and the latest submissions."""
+    """Account info, notification setting, teams and invitations.
+
+    The latest submissions come from the submissions app's ``{% latest_submissions_of %}``
+    tag in the template, so this app imports none of the apps above it.
+    """
     user = request.user
     memberships = (
         Membership.objects.filter(user=user)
@@ -60,20 +61,25 @@ def profile(request: HttpRequest) -> HttpResponse:
         .select_related("team", "invited_by")
         .order_by("-created_at")
     )
-    submissions = (
-        Submission.objects.filter(Q(user=user) | Q(team__memberships__user=user))
-        .distinct()
-        .select_related("phase", "team")
-        .order_by("-created_at")[:PROFILE_SUBMISSIONS]
-    )
     context = {
         "memberships": memberships,
         "invitations": invitations,
-        "submissions": submissions,
         "notifications_form": NotificationsForm(instance=user),
         "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
+
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout (POST only), then says so on the page it lands on."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        was_logged_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_logged_in:
+            messages.info(request, "You have logged out.")
+        return response
 
 
 @login_required
@@ -85,7 +91,7 @@ def update_notifications(request: HttpRequest) -> HttpResponse:
         form.save()
         state = "on" if form.instance.email_results else "off"
         messages.success(request, f"Emails about scored submissions are {state}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")
 
 
 @login_required
@@ -96,9 +102,9 @@ def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
         services.accept_invitation(invitation)
     except services.TeamError as exc:
         messages.error(request, str(exc))
-        return redirect("/accounts/profile/")
+        return redirect("accounts:profile")
     messages.success(request, f"You joined {invitation.team.name}.")
-    return redirect(f"/teams/{invitation.team.slug}/")
+    return redirect(invitation.team)
 
 
 @login_required
@@ -111,4 +117,4 @@ def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse
         messages.error(request, str(exc))
     else:
         messages.info(request, f"You declined the invitation to {invitation.team.name}.")
-    return redirect("/accounts/profile/")
+    return redirect("accounts:profile")

@@ -8,7 +8,6 @@ comparison, so the page never reveals which of the ids exist.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 
 from django.core.cache import cache as django_cache
 from django.http import Http404
@@ -23,20 +22,9 @@ from leaderboard.boards.spec import ViewSpec, view_spec, views_for
 from leaderboard.challenges.truth import TruthMissing
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
+from scoring import keys as result_keys
 
 log = logging.getLogger(__name__)
-
-
-def all_results(ids: list) -> dict[str, dict[str, float]]:
-    """{submission id: {result key: value}} with per-seed rows as ``seed/{k}/{metric}``."""
-    from leaderboard.boards.recompute import result_key
-
-    out: dict[str, dict[str, float]] = defaultdict(dict)
-    for sid, key, seed, value in Result.objects.filter(submission_id__in=ids).values_list(
-        "submission_id", "key", "seed", "value"
-    ):
-        out[str(sid)][result_key(key, seed)] = value
-    return out
 
 
 def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
@@ -47,7 +35,7 @@ def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
         if spec.spread_key(column.key):
             first.append(spec.spread_key(column.key))
     first = [k for k in first if k in keys]
-    rest = sorted(keys - set(first), key=lambda k: (k.startswith("seed/"), k))
+    rest = sorted(keys - set(first), key=lambda k: (result_keys.is_seed(k), k))
     return first + rest
 
 
@@ -62,8 +50,8 @@ def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[
         definition = describe_metric(spec.task, key)
         cells = [values.get(str(sub.pk), {}).get(key) for sub in subs]
         present = [v for v in cells if v is not None]
-        is_spread = key.endswith(("/std", "/stderr"))
-        is_count = key.rsplit("/", 1)[-1] in ("tp", "fp", "fn", "support")
+        is_spread = result_keys.is_spread(key)
+        is_count = result_keys.is_count(key)
         best = None
         if len(present) > 1 and not is_spread and not is_count and len(set(present)) > 1:
             best = max(present) if definition["higher_is_better"] else min(present)
@@ -171,14 +159,14 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     task = subs[0].phase.task
     view = direction if direction in views_for(task) else views_for(task)[0]
     spec = view_spec(task, view)
-    values = all_results([s.pk for s in subs])
+    values = Result.objects.filter(submission__in=subs).by_submission()
     tests = significance(spec, subs)
     rows = [
         {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
     ]
     found_charts = [
-        charts.class_f1_chart(spec.class_chart_keys, rows),
-        charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows),
+        charts.class_f1_chart(spec.class_chart_keys, rows, chosen=True),
+        charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows, chosen=True),
     ]
     return {
         "task": task,

@@ -13,12 +13,12 @@ import itertools
 import json
 from collections.abc import Iterable, Iterator
 
-from django.conf import settings
-
 import scoring
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
 from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, significance_text
+from leaderboard.links import absolute_reverse
+from scoring import keys as result_keys
 
 FORMAT_VERSION = 1
 
@@ -49,8 +49,9 @@ def describe_metric(task, key: str) -> dict:
             "description": definition.description,
         }
     except KeyError:
-        base, _, spread = key.rpartition("/")
-        if spread in ("std", "stderr") and base:
+        parsed = result_keys.parse_spread(key)
+        if parsed:
+            base, spread = parsed
             inner = describe_metric(task, base)
             what = "population standard deviation" if spread == "std" else "standard error"
             return {
@@ -83,7 +84,7 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "method": row["method_name"],
         "team": row["team_name"],
         "submission_id": str(row["submission_id"]),
-        "submission_url": f"{settings.SITE_URL.rstrip('/')}/submissions/{row['submission_id']}/",
+        "submission_url": absolute_reverse("submissions:detail", row["submission_id"]),
         "submitted_at": row["submitted_at"].isoformat(),
         "visibility": "public" if row["is_public"] else "private",
         "baseline": row["is_baseline"],
@@ -98,8 +99,19 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
     return out
 
 
+# On every line, like the scoring version: the truth the row was scored against.
+TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
+
+
 def header(spec: ViewSpec) -> list[str]:
-    return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version"]
+    return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version", *TRUTH_COLUMNS]
+
+
+def truth_of(board: Board | None) -> dict | None:
+    """The provenance of a board's truth (``Phase.truth_provenance``), None when unknown."""
+    if board is None or board.phase_id is None:
+        return None
+    return board.phase.truth_provenance
 
 
 def _declarations_text(declarations: dict) -> str:
@@ -116,7 +128,7 @@ def _declarations_text(declarations: dict) -> str:
 CHUNK_ROWS = 500
 
 
-def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
+def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> Iterator[str]:
     """The CSV body in chunks: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -125,6 +137,7 @@ def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iter
     yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
+    truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
     for i, row in enumerate(rows, start=1):
         data = export_row(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
@@ -136,6 +149,7 @@ def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iter
                 *(_csv_value(data[c]) for c in FIXED_COLUMNS),
                 *("" if data[name] is None else data[name] for name in metric_names),
                 scoring.__version__,
+                *truth_cells,
             ]
         )
         if i % CHUNK_ROWS == 0:
@@ -150,9 +164,9 @@ def _drain(buffer: io.StringIO) -> str:
     return text
 
 
-def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
+def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
     """The whole CSV body as one string (``csv_chunks`` joined)."""
-    return "".join(csv_chunks(spec, rows, controls))
+    return "".join(csv_chunks(spec, rows, controls, truth))
 
 
 def _csv_value(value):
@@ -194,9 +208,10 @@ def _json_document(board: Board, spec: ViewSpec, rows: list, controls: Controls)
             "significance": spec.significance,
             "significance_rule": significance_text(spec.significance, task),
         },
+        "truth": truth_of(board) if board.pk else None,
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
-        "columns": header(spec)[:-1],
+        "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
         "rows": rows,
     }
 
@@ -240,5 +255,5 @@ def export_chunks(kind: str, board: Board | None, spec: ViewSpec, controls: Cont
     """
     rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
     if kind == "csv":
-        return csv_chunks(spec, rows, controls)
+        return csv_chunks(spec, rows, controls, truth_of(board))
     return json_chunks(board or Board(), spec, rows, controls)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from django.urls import reverse
+
 import scoring
 from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
@@ -29,7 +31,7 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     """Add the display fields of one row (cells, badges, shown rank) to its dict."""
     metrics = row["metrics"] or {}
     spread_key = spec.spread_key(spec.metric)
-    row["url"] = f"/submissions/{row['submission_id']}/"
+    row["url"] = reverse("submissions:detail", args=[row["submission_id"]])
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")
@@ -37,6 +39,8 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     row["primary_spread"] = fmt(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
     row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
+    # The leader is not marked as indistinguishable from itself.
+    row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     return row
@@ -70,12 +74,35 @@ def split_pairs(random_rows: list[dict], standard_rows: list[dict], metric: str)
     return pairs[: charts.TOP_METHODS * 2]
 
 
-def board_charts(board: Board, spec: ViewSpec, sibling: Board | None = None) -> list[dict]:
-    """Every chart of a board view, cached per board (and sibling board) version."""
-    key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "")
+def follows_view(controls: Controls | None) -> bool:
+    """Whether the charts must follow the table's rows (a filter, a sort or private rows), not the default view."""
+    return controls is not None and bool(controls.filters or controls.sort or controls.reverse or controls.private)
+
+
+def view_chart_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
+    """The rows of the filtered, sorted table (every page), as the charts read them."""
+    rows = query.ranked_page(board, controls, team_ids, 0, CHART_ROWS)
+    return [{k: r[k] for k in ("method_name", "team_name", "metrics")} for r in rows if r["rank"] is not None]
+
+
+def board_charts(
+    board: Board,
+    spec: ViewSpec,
+    sibling: Board | None = None,
+    controls: Controls | None = None,
+    team_ids: list[int] | None = None,
+) -> list[dict]:
+    """Every chart of a board view, cached per board (and sibling board) version.
+
+    With ``controls`` that filter, sort or add private rows, the charts plot the rows
+    of that view in its order (the table's rows), not the board's best public rows.
+    """
+    follow = follows_view(controls)
+    parts = (controls.cache_parts()[:-1], controls.private and tuple(team_ids or ())) if follow else ()
+    key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "", *parts)
 
     def build() -> list[dict]:
-        rows = chart_rows(board)
+        rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
         setting = f" ({spec.label.lower()})" if spec.task.kind == "mudi" else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
@@ -127,9 +154,10 @@ DATASET_ROWS = 50
 
 def dataset_breakdown(tasks: list) -> dict:
     """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
-    from leaderboard.challenges.models import Challenge
+    from leaderboard.challenges.models import Challenge, Phase
 
     slugs = [t.slug for t in tasks]
+    phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {
         b.phase.task_slug: b
         for b in Board.objects.select_related("phase").filter(
@@ -146,7 +174,7 @@ def dataset_breakdown(tasks: list) -> dict:
         if board is not None:
             controls = Controls(view=board.view, default_view=views_for(task)[0])
             rows = [present_row(spec, row) for row in query.ranked_page(board, controls, [], 0, DATASET_ROWS)]
-        splits.append({"task": task, "spec": spec, "board": board, "rows": rows})
+        splits.append({"task": task, "spec": spec, "board": board, "rows": rows, "phase": phases.get(task.slug)})
         for row in rows:
             entry = methods.setdefault(
                 (row["team_name"], row["method_name"].casefold()),
@@ -171,4 +199,5 @@ def dataset_breakdown(tasks: list) -> dict:
         "splits": splits,
         "breakdown": breakdown,
         "charts": [chart] if chart else [],
+        "any_synthetic": any(s["phase"] is not None and s["phase"].truth_is_synthetic for s in splits),
     }

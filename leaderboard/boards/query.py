@@ -10,6 +10,8 @@ without JavaScript:
 - ``<declaration>=<choice>`` (repeatable) and ``<declaration>_only=1`` for
   multi-choice declarations ("graph-only": ``modalities=graph&modalities_only=1``),
   ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``;
+- ``cols=<group>`` (repeatable): which groups of columns the table shows
+  (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``page=N``.
 
 Unknown or invalid values are ignored (the default applies), never an error.
@@ -31,6 +33,14 @@ from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, filters_for, view_spec
 
 PAGE_SIZE = 50
 
+# The column chooser's groups, in table order: (key, label). Rank, Method and the ranking metric always show.
+COLUMN_GROUPS = (
+    ("metrics", "Other metrics"),
+    ("classes", "Per-class F1"),
+    ("submission", "Team and date"),
+    ("details", "Declarations and links"),
+)
+
 
 @dataclass(frozen=True)
 class Controls:
@@ -42,6 +52,11 @@ class Controls:
     only: tuple[str, ...] = ()  # multi-choice params filtered to exactly the chosen values
     page: int = 1
     default_view: str = field(default="default", compare=False)
+    # Column groups shown; () = every group. Only the HTML table reads it (rows and exports do not change).
+    columns: tuple[str, ...] = field(default=(), compare=False)
+
+    def shows(self, group: str) -> bool:
+        return not self.columns or group in self.columns
 
     @property
     def is_filtered(self) -> bool:
@@ -56,6 +71,7 @@ class Controls:
             "filters": self.filters,
             "only": self.only,
             "page": 1,
+            "columns": self.columns,
         }
         values.update(changes)
         pairs: list[tuple[str, str]] = []
@@ -68,6 +84,7 @@ class Controls:
         for param, chosen in values["filters"]:
             pairs += [(param, v) for v in chosen]
         pairs += [(f"{param}_only", "1") for param in values["only"]]
+        pairs += [("cols", group) for group in values["columns"]]
         if values["page"] and values["page"] != 1:
             pairs.append(("page", str(values["page"])))
         return pairs
@@ -132,7 +149,12 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
         page = max(1, int(params.get("page", "1")))
     except ValueError:
         page = 1
+    wanted = set(params.getlist("cols"))
+    columns = tuple(key for key, _ in COLUMN_GROUPS if key in wanted)
+    if len(columns) == len(COLUMN_GROUPS):
+        columns = ()
     return Controls(
+        columns=columns,
         view=view,
         sort=sort,
         reverse=reverse,

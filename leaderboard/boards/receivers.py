@@ -1,19 +1,21 @@
-"""Signal receivers: enqueue a board update when a phase's results change.
+"""Signal receivers: keep a phase's boards up to date when its results change.
 
-``submission_scored`` arrives in the worker after the scoring transaction
-commits; ``board_changed`` wherever visibility or a score changed (web or
-worker), with the changed ``submission`` when there is one. Both only enqueue
-``leaderboard.boards.tasks.update_boards`` on commit: the update runs in a worker,
-never in the web request that changed something.
+``submission_scored`` arrives in the scoring worker after the scoring
+transaction commits: the board update task runs right there, in that worker
+(``apply``: no second trip through the broker, so the new score is on the board
+when the submitter's client reads it). ``board_changed`` arrives wherever
+visibility or a score changed, often a web request, with the changed
+``submission`` when there is one: it only enqueues
+``leaderboard.boards.tasks.update_boards`` on commit, so no web request ranks.
 """
 
 from __future__ import annotations
 
-from leaderboard.boards.tasks import enqueue_update
+from leaderboard.boards.tasks import enqueue_update, update_boards
 
 
 def on_submission_scored(sender, submission, **kwargs) -> None:
-    enqueue_update(submission.phase_id, submission.pk)
+    update_boards.apply(args=(submission.phase_id, str(submission.pk)), throw=True)
 
 
 def on_board_changed(sender, phase, submission=None, **kwargs) -> None:

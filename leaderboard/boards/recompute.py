@@ -10,9 +10,7 @@ A new ``Board.version`` makes every cached page of the phase stale.
 from __future__ import annotations
 
 import logging
-import math
 import uuid
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
@@ -41,28 +39,6 @@ from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
 
 log = logging.getLogger(__name__)
-
-
-def result_key(key: str, seed: int | None) -> str:
-    """The scoring key of a stored Result: per-seed rows become ``seed/{k}/{metric}``."""
-    if seed is None or key.startswith("seed/"):
-        return key
-    return f"seed/{seed}/{key}"
-
-
-def load_results(submissions: Q, keys: Iterable[str]) -> dict[str, dict[str, float]]:
-    """{submission id: {key: value}} for the wanted keys of the submissions matching ``submissions``."""
-    wanted = set(keys)
-    # Per-seed results may be stored as (metric, seed) or as ("seed/k/metric", seed).
-    stored_names = set(wanted)
-    stored_names |= {key.split("/", 2)[2] for key in wanted if key.startswith("seed/")}
-    out: dict[str, dict[str, float]] = defaultdict(dict)
-    rows = Result.objects.filter(submissions, key__in=stored_names).values_list("submission_id", "key", "seed", "value")
-    for submission_id, key, seed, value in rows.iterator(chunk_size=5000):
-        full = result_key(key, seed)
-        if full in wanted and value is not None and math.isfinite(value):
-            out[str(submission_id)][full] = value
-    return out
 
 
 def _ranking_keys(specs: list[ViewSpec]) -> set[str]:
@@ -103,7 +79,9 @@ def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tup
 
 def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
     subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*SUBMISSION_FIELDS))
-    values = load_results(Q(submission__phase=phase, submission__status=Submission.Status.SCORED), keys)
+    values = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED).by_submission(
+        keys
+    )
     return _to_candidates(subs, values)
 
 
@@ -265,7 +243,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
             reps = representatives(spec, candidates, phase.board_mode)
             board = _board_for(phase, spec)
             rep_ids = [c.id for c in reps]
-            metrics = load_results(Q(submission_id__in=rep_ids), stored) if rep_ids else {}
+            metrics = Result.objects.filter(submission_id__in=rep_ids).by_submission(stored) if rep_ids else {}
             reps = [replace(c, values={**c.values, **metrics.get(c.id, {})}) for c in reps]
             board.save()
             rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
@@ -295,7 +273,7 @@ def _progression_after(spec: ViewSpec, phase: Phase, steps: list[dict], changed:
     """The state of the art after one submission changed, recomputed from scratch only if it held a record."""
     if any(step["submission"] == sid for step in steps):
         public = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True)
-        values = load_results(Q(submission__in=public), [spec.metric])
+        values = Result.objects.filter(submission__in=public).by_submission([spec.metric])
         candidates, _ = _to_candidates(list(public.values(*SUBMISSION_FIELDS)), values)
         return progression(spec, candidates)
     if changed is None or not changed.is_public or changed.values.get(spec.metric) is None:
@@ -337,7 +315,9 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
         Phase.objects.select_for_update().filter(pk=phase.pk).first()
         group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
-        values = load_results(Q(submission_id__in=[m["id"] for m in members]), stored) if members else {}
+        values = (
+            Result.objects.filter(submission_id__in=[m["id"] for m in members]).by_submission(stored) if members else {}
+        )
         candidates, info = _to_candidates(members, values)
         changed = next((c for c in candidates if c.id == sid), None)
         n_submissions, last_activity = _public_activity(phase)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import scoring
+from scoring import keys as result_keys
 
 DEFAULT_VIEW = "default"
 MUDI_VIEWS = ("aware", "agnostic")
@@ -47,13 +48,13 @@ class ViewSpec:
         return self.task.spread
 
     def spread_key(self, key: str) -> str | None:
-        return f"{key}/{self.task.spread}" if self.task.spread else None
+        return result_keys.spread_key(key, self.task.spread) if self.task.spread else None
 
     def seed_keys(self, key: str) -> list[tuple[int, str]]:
         """(seed, result key) of the per-seed values of ``key`` (empty for single-seed tasks)."""
         if len(self.task.seeds) < 2:
             return []
-        return [(seed, f"seed/{seed}/{key}") for seed in self.task.seeds]
+        return [(seed, result_keys.seed_key(seed, key)) for seed in self.task.seeds]
 
     @property
     def sortable(self) -> tuple[Column, ...]:
@@ -108,21 +109,21 @@ def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
     tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
     if task.kind == "mudi":
         setting, other = view, _swap_setting(view).split("/")[0]
-        metric = f"{setting}/macro/f1"
+        metric = result_keys.mudi_key(setting, "macro", "f1")
         if setting != "aware":
             tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
         # Short headers: the view already says which setting the columns belong to.
         short = {"f1": "F1", "precision": "P", "recall": "R"}
         labels = {
-            f"{setting}/{scope}/{stat}": f"{scope.capitalize()} {short[stat]}"
+            result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
             for scope in ("macro", "micro")
             for stat in ("f1", "precision", "recall")
         }
-        labels[f"{setting}/macro/f1_mean"] = "Mean class F1"
-        labels[f"{other}/macro/f1"] = f"Macro F1 ({other})"
+        labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
+        labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
         columns = tuple(_column(task, key, label) for key, label in labels.items())
         names = dict(zip(("synergism", "antagonism", "new_effect"), task.classes, strict=True))
-        class_keys = tuple((name, f"{setting}/{slug}/f1") for slug, name in names.items())
+        class_keys = tuple((name, result_keys.mudi_key(setting, slug, "f1")) for slug, name in names.items())
         label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
     else:
         metric = task.primary
@@ -131,7 +132,7 @@ def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
         )
         class_keys = ()
         if task.kind == "classification":
-            class_keys = tuple((name, f"class/{name}/f1") for name in task.classes)
+            class_keys = tuple((name, result_keys.class_key(name, "f1")) for name in task.classes)
         label = task.dataset_name
     class_columns = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:

@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET
 
 import scoring
 from leaderboard.boards import cache, exports, query
+from leaderboard.boards.charts import TOP_METHODS
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, page_rows, sibling_task
+from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     TEXT_SORTS,
@@ -95,7 +96,8 @@ def _benchmark_summary() -> list[dict]:
                     "slug": task.slug,
                     "split": task.split,
                     "name": task.dataset_name,
-                    "metric": spec.columns[0].label,
+                    # The metric's full name, as the home page writes it (the board's short header is for columns).
+                    "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),
@@ -117,24 +119,38 @@ def benchmarks(request: HttpRequest) -> HttpResponse:
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------
 
 
+def _aria_sort(state: str, ascending_first: bool) -> str:
+    """The ``aria-sort`` value of a header: the order of its values, "" when it is not the sort."""
+    if not state:
+        return ""
+    ascending = ascending_first != (state == "reversed")
+    return "ascending" if ascending else "descending"
+
+
 def _headers(spec: ViewSpec, controls: Controls) -> dict:
-    def header(key: str, label: str, title: str = "") -> dict:
+    def header(key: str, label: str, title: str = "", ascending_first: bool = True) -> dict:
+        state = controls.sorted_by(key)
         return {
             "key": key,
             "label": label,
             "title": title,
             "query": controls.sort_query(key),
-            "state": controls.sorted_by(key),
+            "state": state,
+            "aria_sort": _aria_sort(state, ascending_first),
         }
+
+    def metric(c) -> dict:
+        # Best first: a higher-is-better column sorts descending.
+        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),
         "method": header("method", "Method"),
         "team": header("team", "Team"),
-        "date": header("date", "Date", "newest first"),
-        "primary": header(spec.columns[0].key, spec.columns[0].label, spec.columns[0].description),
-        "columns": [header(c.key, c.label, c.description) for c in spec.columns[1:]],
-        "classes": [header(c.key, c.label, c.description) for c in spec.class_columns],
+        "date": header("date", "Date", "newest first", ascending_first=False),
+        "primary": metric(spec.columns[0]),
+        "columns": [metric(c) for c in spec.columns[1:]],
+        "classes": [metric(c) for c in spec.class_columns],
     }
 
 
@@ -173,7 +189,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     rows, total = page_rows(board, spec, controls, team_ids)
     n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
     sibling = _sibling_board(task)
-    charts = board_charts(board, spec, sibling) if board is not None else []
+    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     family = scoring.FAMILIES[task.family]
     dataset_tasks = _dataset_tasks(task)
     context = {
@@ -194,6 +210,8 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         if len(views_for(task)) > 1
         else [],
         "charts": charts,
+        "charts_follow_view": follows_view(controls),
+        "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),
         "metric_name": task.metric(spec.metric).name,
         "sort_label": _sort_label(spec, controls.sort),
@@ -207,6 +225,12 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         "dataset_tasks": dataset_tasks if len(dataset_tasks) > 1 else [],
         "text_sorts": TEXT_SORTS,
         "n_columns": 8 + len(spec.sortable),
+        "column_groups": [
+            {"key": key, "label": label, "checked": controls.shows(key)}
+            for key, label in query.COLUMN_GROUPS
+            if key != "classes" or spec.class_columns
+        ],
+        "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
     }
     return render(request, "boards/board.html", context)
 
@@ -251,7 +275,7 @@ def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
     if not tasks:
         raise Http404("No such dataset.")
     if len(tasks) == 1:
-        return redirect(f"/tasks/{tasks[0].slug}/")
+        return redirect("boards:task", tasks[0].slug)
     from leaderboard.boards.present import dataset_breakdown
 
     return render(request, "boards/dataset.html", dataset_breakdown(tasks))

@@ -2,22 +2,49 @@
 
 Each benchmark family of the ``scoring`` registry is a *standing* challenge with
 one open-ended phase per task; ``/tasks/<slug>/`` addresses that phase.
-Organizer-run, time-boxed challenges reuse the same two models.
+Organizer-run, time-boxed challenges (kind ``organized``) reuse the same two
+models: one code path for both. ``TruthVersion`` keeps every truth a phase had.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 
 from leaderboard.storage import private_storage
+
+# The permission a staff user grants to let someone create challenges ("challenges.host_challenges").
+HOST_PERMISSION = "challenges.host_challenges"
+
+
+class ChallengeQuerySet(models.QuerySet):
+    def organized(self) -> ChallengeQuerySet:
+        return self.filter(kind=Challenge.Kind.ORGANIZED)
+
+    def published(self) -> ChallengeQuerySet:
+        return self.filter(is_published=True)
+
+    def visible_to(self, user) -> ChallengeQuerySet:
+        """Published challenges, plus unpublished ones the user organizes (all of them for staff)."""
+        if getattr(user, "is_staff", False):
+            return self
+        if not getattr(user, "is_authenticated", False):
+            return self.published()
+        return self.filter(models.Q(is_published=True) | models.Q(organizers=user)).distinct()
 
 
 class Challenge(models.Model):
     class Kind(models.TextChoices):
         STANDING = "standing", "Standing benchmark"
         ORGANIZED = "organized", "Organized challenge"
+
+    class Registration(models.TextChoices):
+        OPEN = "open", "Open to everyone"
+        APPROVAL = "approval", "Approved by the organizers"
+        DOMAINS = "domains", "Restricted to e-mail domains"
 
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -28,11 +55,61 @@ class Challenge(models.Model):
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organized_challenges")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # Organized challenges: Markdown pages, rendered sanitised like descriptions.
+    overview = models.TextField(blank=True)
+    rules = models.TextField(blank=True)
+    data_description = models.TextField(blank=True)
+    # Participants accept these when they register (empty: nothing to accept).
+    terms = models.TextField(blank=True)
+    registration_mode = models.CharField(max_length=10, choices=Registration.choices, default=Registration.OPEN)
+    # With registration_mode "domains": lower-case e-mail domains, e.g. ["uni-example.edu"].
+    allowed_domains = models.JSONField(default=list, blank=True)
+    max_team_size = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no limit.")
+    contact_email = models.EmailField(blank=True)
+    # Unpublished challenges are visible to their organizers (and staff) only. Standing ones are published.
+    is_published = models.BooleanField(default=False)
+
+    objects = ChallengeQuerySet.as_manager()
+
     class Meta:
         ordering = ["slug"]
+        permissions = [("host_challenges", "Can host challenges")]
 
     def __str__(self) -> str:
         return self.title
+
+    def get_absolute_url(self) -> str:
+        """An organized challenge's page; a standing benchmark family is listed on the benchmarks page."""
+        if self.kind == self.Kind.ORGANIZED:
+            return reverse("challenges:detail", args=[self.slug])
+        return reverse("boards:benchmarks")
+
+    def clean(self) -> None:
+        domains = [str(d).strip().lower().lstrip("@") for d in self.allowed_domains or []]
+        self.allowed_domains = [d for d in domains if d]
+        if self.registration_mode == self.Registration.DOMAINS and not self.allowed_domains:
+            raise ValidationError({"allowed_domains": "Name at least one e-mail domain, or choose another mode."})
+        if self.max_team_size == 0:
+            raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
+
+    def state(self, now=None) -> str:
+        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
+
+        Reads ``phases.all()``, so prefetch them for a list.
+        """
+        now = now or timezone.now()
+        phases = list(self.phases.all())
+        if any(p.starts_at <= now and (p.ends_at is None or p.ends_at > now) for p in phases):
+            return "open"
+        if any(p.starts_at > now for p in phases):
+            return "upcoming"
+        return "finished"
+
+    def is_organizer(self, user) -> bool:
+        """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
 
 
 class PhaseQuerySet(models.QuerySet):
@@ -49,9 +126,15 @@ def truth_upload_to(phase: Phase, filename: str) -> str:
 
 
 class Phase(models.Model):
+    """A scored period of a challenge: standing (open-ended, no split) and organized phases alike."""
+
     class BoardMode(models.TextChoices):
         BEST = "best", "Best submission per team and method"
         LATEST = "latest", "Latest submission per team and method"
+
+    class PublicBoard(models.TextChoices):
+        LIVE = "live", "Live during the phase"
+        HIDDEN = "hidden", "Hidden until the end"
 
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="phases")
     slug = models.SlugField(max_length=100)
@@ -63,21 +146,54 @@ class Phase(models.Model):
     daily_limit = models.PositiveIntegerField(default=5)
     total_limit = models.PositiveIntegerField(default=100)
     board_mode = models.CharField(max_length=10, choices=BoardMode.choices, default=BoardMode.BEST)
+    # Phases of a challenge run in this order (development before test); ties by slug.
+    order = models.PositiveIntegerField(default=0)
+    # Submissions of one team being scored at once; empty: no limit.
+    concurrent_limit = models.PositiveIntegerField(null=True, blank=True)
+    final_selection_allowed = models.BooleanField(default=False)
+    final_selection_count = models.PositiveIntegerField(default=2)
+    public_board = models.CharField(max_length=10, choices=PublicBoard.choices, default=PublicBoard.LIVE)
+    # Ladder mode (Blum and Hardt 2015): a shown public score moves only when it beats the team's best
+    # by more than this. Empty: off.
+    ladder_threshold = models.FloatField(null=True, blank=True)
+    # scoring.SplitSpec.to_dict(): {"usage": true} or {"fraction": F, "seed": S}; empty: no private part.
+    split = models.JSONField(null=True, blank=True)
     # Hidden test labels, in private storage.
     truth_file = models.FileField(upload_to=truth_upload_to, storage=private_storage, blank=True)
     truth_sha256 = models.CharField(max_length=64, blank=True)
     truth_is_synthetic = models.BooleanField(default=False)
     truth_source = models.CharField(max_length=500, blank=True)
     truth_updated_at = models.DateTimeField(null=True, blank=True)
+    # Row counts of the truth, written at import so pages never parse the file: {"rows": n, "per_seed": {seed: n}}.
+    truth_counts = models.JSONField(default=dict, blank=True)
 
     objects = PhaseQuerySet.as_manager()
 
     class Meta:
-        ordering = ["challenge", "slug"]
-        constraints = [models.UniqueConstraint(fields=["challenge", "slug"], name="phase_unique_slug_per_challenge")]
+        ordering = ["challenge", "order", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "slug"], name="phase_unique_slug_per_challenge"),
+            models.CheckConstraint(
+                condition=models.Q(ladder_threshold__isnull=True) | models.Q(ladder_threshold__gte=0),
+                name="phase_ladder_threshold_not_negative",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.challenge.slug}/{self.slug}"
+
+    def get_absolute_url(self) -> str:
+        """The phase's leaderboard (a standing phase's board lives at its task's page)."""
+        return reverse("boards:task", args=[self.task_slug])
+
+    def state(self, now=None) -> str:
+        """``upcoming``, ``open`` or ``closed`` at ``now``."""
+        now = now or timezone.now()
+        if self.starts_at > now:
+            return "upcoming"
+        if self.ends_at is not None and self.ends_at <= now:
+            return "closed"
+        return "open"
 
     @property
     def task(self):
@@ -88,3 +204,82 @@ class Phase(models.Model):
     @property
     def has_truth(self) -> bool:
         return bool(self.truth_file)
+
+    @property
+    def truth_provenance(self) -> dict | None:
+        """What the pages and exports say this phase is scored against (None without a truth)."""
+        if not self.has_truth:
+            return None
+        return {
+            "source": self.truth_source,
+            "sha256": self.truth_sha256,
+            "sha256_prefix": self.truth_sha256[:12],
+            "synthetic": self.truth_is_synthetic,
+            "kind": "synthetic demo labels" if self.truth_is_synthetic else "real published labels",
+            "rows": (self.truth_counts or {}).get("rows"),
+        }
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the phase takes submissions now (started and not ended)."""
+        now = timezone.now()
+        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
+
+    @property
+    def split_spec(self):
+        """The phase's ``scoring.SplitSpec``, or None when every row is public (standing phases)."""
+        if not self.split:
+            return None
+        import scoring
+
+        return scoring.SplitSpec.from_dict(self.split)
+
+    def clean(self) -> None:
+        import scoring
+
+        errors = {}
+        if self.task_slug not in scoring.TASKS:
+            errors["task_slug"] = f"Unknown task {self.task_slug!r}."
+        if self.ends_at is not None and self.starts_at is not None and self.ends_at <= self.starts_at:
+            errors["ends_at"] = "A phase ends after it starts."
+        if self.split:
+            try:
+                scoring.SplitSpec.from_dict(self.split)
+            except scoring.ScoringError as error:
+                errors["split"] = str(error)
+        if self.final_selection_allowed and self.final_selection_count < 1:
+            errors["final_selection_count"] = "Allow at least one final submission."
+        if self.ladder_threshold is not None and self.ladder_threshold < 0:
+            errors["ladder_threshold"] = "The ladder threshold is a non-negative score difference."
+        if errors:
+            raise ValidationError(errors)
+
+
+def truth_version_upload_to(version: TruthVersion, filename: str) -> str:
+    return f"truth/{version.phase.challenge.slug}/{version.phase.slug}/versions/{filename}"
+
+
+class TruthVersion(models.Model):
+    """Every truth file a phase has had: replacing the truth keeps the old one, and each score names its version.
+
+    The phase's ``truth_file`` / ``truth_sha256`` are the current version.
+    """
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="truth_versions")
+    file = models.FileField(upload_to=truth_version_upload_to, storage=private_storage, max_length=300)
+    sha256 = models.CharField(max_length=64)
+    n_rows = models.PositiveIntegerField(default=0)
+    source = models.CharField(max_length=500, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["phase", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "sha256"], name="truth_version_unique_sha_per_phase"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phase} truth {self.sha256[:12]}"

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.challenges.models import Challenge, Phase, TruthVersion
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,8 @@ def sync_standing_challenges() -> SyncReport:
         )
         report.challenges_created += created
         changed = {"title": family.name, "description": family.description, "family": family.slug}
+        if created:
+            changed["is_published"] = True  # a standing benchmark is public; an operator may unpublish it later
         if any(getattr(challenge, k) != v for k, v in changed.items()):
             for k, v in changed.items():
                 setattr(challenge, k, v)
@@ -111,28 +113,53 @@ class TruthImport:
     changed: bool
 
 
-def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "") -> TruthImport:
+def truth_counts(truth) -> dict:
+    """Row counts of a parsed truth for the pages: {"rows": n, "per_seed": {"0": n, ...}} (per seed when seeded)."""
+    counts: dict = {"rows": int(getattr(truth, "n_rows", 0))}
+    by_seed = getattr(truth, "rows_by_seed", None)
+    if by_seed and len(by_seed) > 1:
+        counts["per_seed"] = {str(seed): int(len(rows)) for seed, rows in sorted(by_seed.items())}
+    return counts
+
+
+def validate_phase_truth(phase: Phase, path: Path):
+    """Parse a truth file for ``phase`` as ``scoring`` will score it, split included; raises ScoringError."""
+    spec = phase.split_spec
+    if spec is None:
+        return scoring.validate_truth(phase.task, path)
+    return scoring.load_split_truth(phase.task, path, spec)[0]
+
+
+def import_truth(
+    phase: Phase, source: str | Path, *, synthetic: bool = False, label: str = "", uploaded_by=None
+) -> TruthImport:
     """Validate a truth file with ``scoring`` and store it privately on the phase.
 
     ``source`` is a path or an http(s) URL. Raises ``scoring.ScoringError`` for
-    an invalid file (nothing is stored). Importing the same bytes again is a
-    no-op (``changed`` False). ``label`` is what the site records as the source
-    (defaults to the path or URL).
+    an invalid file (nothing is stored); a phase with a split checks the split
+    too. Importing the same bytes again is a no-op (``changed`` False).
+    ``label`` is what the site records as the source (defaults to the path or
+    URL). A replaced truth stays stored as an earlier ``TruthVersion``.
     """
     source = str(source)
     with tempfile.TemporaryDirectory() as tmp:
         path = download(source, Path(tmp)) if is_url(source) else Path(source)
-        truth = scoring.validate_truth(phase.task, path)
+        truth = validate_phase_truth(phase, path)
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
+        counts = truth_counts(truth)
         if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
-            changed = phase.truth_is_synthetic != synthetic or (label or source) != phase.truth_source
+            changed = (
+                phase.truth_is_synthetic != synthetic
+                or (label or source) != phase.truth_source
+                or phase.truth_counts != counts
+            )
             if changed:
                 phase.truth_is_synthetic = synthetic
                 phase.truth_source = (label or source)[:500]
-                phase.save(update_fields=["truth_is_synthetic", "truth_source"])
+                phase.truth_counts = counts
+                phase.save(update_fields=["truth_is_synthetic", "truth_source", "truth_counts"])
             return TruthImport(phase, sha, n_rows, changed=False)
-        old_name = phase.truth_file.name if phase.truth_file else ""
         suffix = ".csv.gz" if path.name.endswith(".gz") else (".tsv" if path.name.endswith(".tsv") else ".csv")
         with open(path, "rb") as handle:
             phase.truth_file.save(f"{phase.task_slug}-{sha[:12]}{suffix}", File(handle), save=False)
@@ -140,13 +167,39 @@ def import_truth(phase: Phase, source: str | Path, *, synthetic: bool = False, l
         phase.truth_is_synthetic = synthetic
         phase.truth_source = (label or source)[:500]
         phase.truth_updated_at = timezone.now()
-        phase.save(
-            update_fields=["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]
-        )
-        if old_name and old_name != phase.truth_file.name:
-            phase.truth_file.storage.delete(old_name)
+        phase.truth_counts = counts
+        with transaction.atomic():
+            phase.save(
+                update_fields=[
+                    "truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at",
+                    "truth_counts",
+                ]
+            )  # fmt: skip
+            # The version shares the stored file with the phase; an earlier version's file is kept.
+            TruthVersion.objects.update_or_create(
+                phase=phase,
+                sha256=sha,
+                defaults={
+                    "file": phase.truth_file.name,
+                    "n_rows": n_rows,
+                    "source": phase.truth_source,
+                    "uploaded_by": uploaded_by,
+                    "created_at": phase.truth_updated_at,
+                },
+            )
         log.info("imported truth for %s from %s (%s rows, sha256 %s)", phase.task_slug, source, n_rows, sha[:12])
         return TruthImport(phase, sha, n_rows, changed=True)
+
+
+def current_truth_version(phase_id: int) -> TruthVersion | None:
+    """The version of the phase's current truth file (None before any truth was imported)."""
+    return (
+        TruthVersion.objects.filter(
+            phase_id=phase_id, sha256=Phase.objects.filter(pk=phase_id).values("truth_sha256")[:1]
+        )
+        .order_by("-created_at")
+        .first()
+    )
 
 
 def copy_to_temp(field_file, directory: Path) -> Path:

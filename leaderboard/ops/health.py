@@ -1,4 +1,4 @@
-"""Reachability checks behind ``/healthz``: the database, the broker, the last worker heartbeat.
+"""Reachability checks behind ``/healthz``: the database, the broker, file storage, the last worker heartbeat.
 
 Each check returns None when healthy or the exception's class name when not. The
 name is safe to show publicly; the full error (which may carry host names) goes
@@ -30,6 +30,18 @@ def check_database() -> str | None:
             cursor.fetchone()
     except Exception as exc:  # any failure means "not reachable"; the probe must still answer
         logger.warning("health check: database unreachable: %r", exc)
+        return type(exc).__name__
+    return None
+
+
+def check_storage() -> str | None:
+    """Ask private storage about a name (a HEAD request on a bucket): reachable and allowed in."""
+    from leaderboard.storage import private_storage
+
+    try:
+        private_storage().exists("healthz-probe")
+    except Exception as exc:  # bad credentials or an unreachable bucket alike
+        logger.warning("health check: file storage unreachable: %r", exc)
         return type(exc).__name__
     return None
 

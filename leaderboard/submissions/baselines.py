@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -153,19 +154,28 @@ def _oracle_text() -> str:
 BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
 
 
-def build_baselines(task, truth_path) -> list[Baseline]:
-    """The baseline prediction files of a task, from its truth file (deterministic)."""
-    truth = pd.read_csv(truth_path, sep="\t" if str(truth_path).endswith((".tsv", ".tsv.gz")) else ",")
+def build_baselines(task, truth_file) -> list[Baseline]:
+    """The baseline prediction files of a task, from its truth file (deterministic).
+
+    ``truth_file`` is a path or a stored file (``phase.truth_file``), read through its storage.
+    """
+    name = str(getattr(truth_file, "name", truth_file))
+    sep = "\t" if name.endswith((".tsv", ".tsv.gz")) else ","
+    if isinstance(truth_file, (str, os.PathLike)):
+        truth = pd.read_csv(truth_file, sep=sep)
+    else:
+        with truth_file.open("rb") as handle:
+            truth = pd.read_csv(handle, sep=sep, compression="gzip" if name.endswith(".gz") else None)
     rng = np.random.default_rng(12345)
     return BUILDERS[task.kind](task, truth, rng)
 
 
-def ensure_baselines(phase, truth_path, *, run) -> list[Submission]:
+def ensure_baselines(phase, truth_file, *, run) -> list[Submission]:
     """Create (and score with ``run(submission_id)``) the phase's baselines that are missing or outdated."""
     user = baseline_user()
     team = user.personal_team
     created = []
-    for baseline in build_baselines(phase.task, truth_path):
+    for baseline in build_baselines(phase.task, truth_file):
         content = baseline.csv_bytes()
         upload = SimpleUploadedFile(f"{phase.task_slug}-{_slug(baseline.method_name)}.csv", content)
         sha = services.HashingFile(io.BytesIO(content), "x")

@@ -7,6 +7,7 @@ import logging
 from django.conf import settings
 from django.core.mail import send_mail
 
+from leaderboard.links import absolute_reverse
 from leaderboard.submissions.models import Submission
 
 log = logging.getLogger(__name__)
@@ -15,7 +16,7 @@ log = logging.getLogger(__name__)
 def result_email(submission: Submission) -> tuple[str, str]:
     """Subject and plain-text body for a finished submission."""
     task = submission.phase.task
-    url = f"{settings.SITE_URL.rstrip('/')}/submissions/{submission.pk}/"
+    url = absolute_reverse("submissions:detail", submission.pk)
     if submission.status == Submission.Status.SCORED:
         metric = task.metric(task.primary)
         value = "not computed" if submission.primary_value is None else f"{submission.primary_value:.4f}"
@@ -37,8 +38,8 @@ def result_email(submission: Submission) -> tuple[str, str]:
         "",
         f"All metrics: {url}",
         "",
-        f"You get these emails because result emails are on in your profile ({settings.SITE_URL.rstrip('/')}"
-        "/accounts/profile/); switch them off there.",
+        "You get these emails because result emails are on in your profile "
+        f"({absolute_reverse('accounts:profile')}); switch them off there.",
     ]
     return subject, "\n".join(lines)
 

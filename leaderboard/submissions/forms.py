@@ -8,8 +8,8 @@ from django.conf import settings
 import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth import phase_truth
-from leaderboard.submissions.services import Metadata
-from leaderboard.submissions.tasks import scoring_limits
+from leaderboard.submissions import staging
+from leaderboard.submissions.services import Metadata, scoring_limits
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
 YES_NO = [("no", "No"), ("yes", "Yes")]
@@ -32,11 +32,44 @@ def megabytes(n: int) -> str:
     return f"{n / (1024 * 1024):g} MB"
 
 
+def previous_answers(user, phase) -> dict:
+    """Initial values from the user's latest submission to this phase: the obvious defaults of a resubmission."""
+    from leaderboard.submissions.models import Submission
+
+    last = (
+        Submission.objects.filter(phase=phase, user=user, is_baseline=False)
+        .only("team_id", "method_name", "paper_url", "code_url", "uses_external_data", "declarations", "is_public")
+        .order_by("-created_at")
+        .first()
+    )
+    if last is None:
+        return {}
+    initial = {
+        "team": last.team_id,
+        "method_name": last.method_name,
+        "paper_url": last.paper_url,
+        "code_url": last.code_url,
+        "uses_external_data": "yes" if last.uses_external_data else "no",
+        "visibility": "public" if last.is_public else "private",
+    }
+    for key, value in (last.declarations or {}).items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        initial[DECLARATION_PREFIX + key] = value
+    return initial
+
+
 class SubmissionForm(forms.Form):
+    # Every check happens on the server with the same error style; no browser-only "required" bubble.
+    use_required_attribute = False
+
+    # Not required by the field: a file kept from an earlier attempt (staged_file) also counts.
     file = forms.FileField(
         label="Prediction file",
         help_text="CSV or TSV, optionally gzip-compressed (.gz).",
+        required=False,
     )
+    staged_file = forms.CharField(required=False, widget=forms.HiddenInput)
     team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None, label="Submit as team")
     method_name = forms.CharField(max_length=100, label="Method name")
     description = forms.CharField(
@@ -60,6 +93,10 @@ class SubmissionForm(forms.Form):
         self.user = user
         self.problems: scoring.ScoringError | None = None
         self.validated_inline = False
+        # A file kept from an earlier attempt (shown as "... is kept"), or None.
+        self.kept: staging.Staged | None = None
+        if self.is_bound:
+            self.kept = staging.load(user, self.data.get("staged_file", ""))
         teams = Team.objects.for_user(user).order_by("-personal", "name")
         self.fields["team"].queryset = teams
         personal = teams.filter(personal=True).first()
@@ -84,6 +121,10 @@ class SubmissionForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
+        if not upload:
+            if self.kept is not None:
+                return staging.open_file(self.kept)
+            raise forms.ValidationError("Choose a prediction file.")
         name = (upload.name or "").lower()
         if not name.endswith(ALLOWED_SUFFIXES):
             raise forms.ValidationError("Upload a .csv or .tsv file (optionally .gz compressed).")
@@ -98,9 +139,40 @@ class SubmissionForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         upload = cleaned.get("file")
-        if upload is not None and not self.errors and upload.size <= settings.SUBMISSION_INLINE_VALIDATION_BYTES:
+        # Checked even when another field failed: only a file that passed is kept for the next attempt.
+        is_kept = self.kept is not None and not self.files.get("file")
+        if (
+            upload is not None
+            and not is_kept
+            and "file" not in self.errors
+            and upload.size <= settings.SUBMISSION_INLINE_VALIDATION_BYTES
+        ):
             self._validate_inline(upload)
         return cleaned
+
+    def keep_file(self) -> None:
+        """After a form error: stage a newly chosen file that passed its checks (no need to choose it again)."""
+        upload = self.files.get("file")
+        if upload is None or "file" in self.errors:
+            return
+        if self.kept is not None:
+            staging.discard(self.kept)
+        self.kept = staging.stage(self.user, upload)
+
+    def error_summary(self) -> list[dict]:
+        """Every error, in form order, with the id of the field it belongs to (the summary links to it)."""
+        items = [{"id": "submission-form", "label": "", "message": e} for e in self.non_field_errors()]
+        for name, field in self.fields.items():
+            for message in self.errors.get(name, []):
+                bound = self[name]
+                widget_id = bound.id_for_label or f"id_{name}"
+                items.append({"id": f"field-{name}", "target": widget_id, "label": field.label, "message": message})
+        return items
+
+    def discard_kept(self) -> None:
+        if self.kept is not None:
+            staging.discard(self.kept)
+            self.kept = None
 
     def _validate_inline(self, upload) -> None:
         """Check the file against the truth now; an invalid file never becomes a submission."""

@@ -7,13 +7,18 @@ no-op; the database, not the broker, is the source of truth.
 
 from __future__ import annotations
 
+import math
 import uuid
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from leaderboard.storage import private_storage
+from scoring import keys as result_keys
 
 
 def submission_upload_to(submission: Submission, filename: str) -> str:
@@ -102,6 +107,10 @@ class Submission(models.Model):
     task_id = models.CharField(max_length=255, blank=True)
     worker_host = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=20, blank=True)
+    # The truth file the stored score was computed against (replacing a truth re-scores the phase).
+    truth_version = models.ForeignKey(
+        "challenges.TruthVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="submissions"
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)
@@ -131,6 +140,9 @@ class Submission(models.Model):
     def __str__(self) -> str:
         return f"{self.method_name} ({self.status})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("submissions:detail", args=[self.pk])
+
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.SCORED, self.Status.FAILED)
@@ -143,13 +155,44 @@ class Submission(models.Model):
         return earlier + 1
 
 
+class ResultQuerySet(models.QuerySet):
+    def overall(self) -> ResultQuerySet:
+        """Values over all seeds (no ``seed/{k}/...`` rows)."""
+        return self.filter(seed__isnull=True)
+
+    def by_submission(self, keys: Iterable[str] | None = None) -> dict[str, dict[str, float]]:
+        """``{submission id: {scoring key: value}}``: the one reader of stored results.
+
+        Per-seed rows come back as scoring names them (``seed/{k}/{metric}``).
+        ``keys`` limits the answer to those scoring keys (None: every key).
+        """
+        rows = self
+        wanted = None if keys is None else set(keys)
+        if wanted is not None:
+            rows = rows.filter(key__in={result_keys.split_seed(key)[0] for key in wanted} | wanted)
+        out: dict[str, dict[str, float]] = defaultdict(dict)
+        for submission_id, key, seed, value in rows.values_list("submission_id", "key", "seed", "value").iterator(
+            chunk_size=5000
+        ):
+            full = result_keys.join_seed(key, seed)
+            if (wanted is None or full in wanted) and value is not None and math.isfinite(value):
+                out[str(submission_id)][full] = value
+        return dict(out)
+
+
 class Result(models.Model):
-    """One number: a metric key as scoring names it, for one seed or for all (seed null)."""
+    """One number: a metric key as scoring names it, for one seed or for all (seed null).
+
+    Stored long: ``seed/{k}/{metric}`` is the row (metric, seed k). ``rows_for``
+    writes that shape and ``Result.objects.by_submission`` reads it back.
+    """
 
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
     key = models.CharField(max_length=120)
     seed = models.SmallIntegerField(null=True, blank=True)
     value = models.FloatField()
+
+    objects = ResultQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -164,3 +207,14 @@ class Result(models.Model):
     def __str__(self) -> str:
         seed = "all seeds" if self.seed is None else f"seed {self.seed}"
         return f"{self.key} ({seed}) = {self.value:g}"
+
+    @classmethod
+    def rows_for(cls, submission: Submission, metrics: Mapping[str, float | None]) -> list[Result]:
+        """Unsaved rows for a score's metrics; a value that could not be computed is absent, never NaN."""
+        rows = []
+        for full, value in metrics.items():
+            if value is None or not math.isfinite(float(value)):
+                continue
+            key, seed = result_keys.split_seed(full)
+            rows.append(cls(submission=submission, key=key, seed=seed, value=float(value)))
+        return rows

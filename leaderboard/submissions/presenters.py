@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from leaderboard.submissions.models import Submission
+from leaderboard.submissions.models import Result, Submission
+from scoring import keys as result_keys
 
 
 def overall_results(submission: Submission) -> dict[str, float]:
     """Results that are not per seed, keyed as scoring names them."""
-    return dict(submission.results.filter(seed__isnull=True).values_list("key", "value"))
+    return Result.objects.filter(submission=submission).overall().by_submission().get(str(submission.pk), {})
 
 
 def headline_metrics(submission: Submission, results: dict[str, float] | None = None) -> list[dict]:
@@ -16,7 +17,7 @@ def headline_metrics(submission: Submission, results: dict[str, float] | None = 
     results = overall_results(submission) if results is None else results
     rows = []
     for metric in task.metrics:
-        spread = results.get(f"{metric.key}/{task.spread}") if task.spread else None
+        spread = results.get(result_keys.spread_key(metric.key, task.spread)) if task.spread else None
         rows.append(
             {
                 "key": metric.key,
@@ -61,5 +62,20 @@ def status_payload(submission: Submission) -> dict:
         "created_at": submission.created_at.isoformat() if submission.created_at else None,
         "started_at": submission.started_at.isoformat() if submission.started_at else None,
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
-        "url": f"/submissions/{submission.pk}/",
+        "url": submission.get_absolute_url(),
+    }
+
+
+def truth_size(phase) -> dict | None:
+    """The loaded test set's size for the format description, from the counts stored at truth import."""
+    counts = phase.truth_counts or {}
+    if not phase.has_truth or not counts.get("rows"):
+        return None
+    per_seed = list((counts.get("per_seed") or {}).values())
+    return {
+        "rows": counts["rows"],
+        "n_splits": len(per_seed),
+        "per_split_min": min(per_seed) if per_seed else None,
+        "per_split_max": max(per_seed) if per_seed else None,
+        "subsample": phase.truth_is_synthetic,
     }

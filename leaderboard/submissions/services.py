@@ -1,8 +1,14 @@
-"""Writes on submissions: create, claim, store a score, fail, re-run, sweep.
+"""Writes on submissions: create, claim, store a score, fail, re-run, sweep, and the Celery tasks.
 
 Every write that touches several rows is one function under one transaction.
 The Submission row is the state machine (queued -> running -> scored | failed);
 only the holder of the current ``claim_token`` may write the outcome of a run.
+
+The tasks sit beside the services they wrap (``score_submission`` beside
+``claim``/``store_score``/``mark_failed``, ``sweep_submissions`` beside
+``sweep``), so ``enqueue`` needs no import of a tasks module that imports this
+one back. Thin on purpose: load the row -> call ``scoring`` -> store; see
+docs/submissions.md for the failure cases each branch handles.
 """
 
 from __future__ import annotations
@@ -11,16 +17,24 @@ import datetime as dt
 import hashlib
 import logging
 import math
+import os
+import random
+import time
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
 
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files import File
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+import scoring
+from leaderboard.challenges.services import current_truth_version
+from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
@@ -182,8 +196,6 @@ PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 
 
 def enqueue(submission_id) -> bool:
     """Send the scoring task for one submission; False (and a log line) if the broker refused."""
-    from leaderboard.submissions.tasks import score_submission
-
     try:
         score_submission.apply_async(args=[str(submission_id)], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
     except Exception:  # any broker failure: the row stays queued and the sweep re-sends it
@@ -248,20 +260,6 @@ def _finite(value):
     return value
 
 
-def result_rows(submission: Submission, metrics: dict[str, float]) -> list[Result]:
-    """Long-format rows: ``seed/{k}/{metric}`` -> (metric, seed k); anything else -> (key, no seed)."""
-    rows = []
-    for key, value in metrics.items():
-        if value is None or not math.isfinite(float(value)):
-            continue  # a metric that cannot be computed is absent, never stored as NaN
-        seed = None
-        if key.startswith("seed/"):
-            _, seed_text, metric = key.split("/", 2)
-            key, seed = metric, int(seed_text)
-        rows.append(Result(submission=submission, key=key, seed=seed, value=float(value)))
-    return rows
-
-
 def _send_finished(submission_id) -> None:
     """After commit: tell other apps (boards re-rank) and email the submitter; neither may undo a stored score."""
     from leaderboard.submissions.emails import send_result_email
@@ -298,6 +296,8 @@ def store_score(submission: Submission, score, *, claim_token=None) -> bool:
         "primary_value": primary if primary is not None and math.isfinite(primary) else None,
         "report": _finite(score.report),
         "scorer_version": str(score.scorer_version)[:20],
+        # The phase's current truth: the one the worker loaded (a replaced truth re-scores every submission).
+        "truth_version": current_truth_version(submission.phase_id),
         "status": Submission.Status.SCORED,
         "error_kind": Submission.ErrorKind.NONE,
         "error_message": "",
@@ -308,7 +308,7 @@ def store_score(submission: Submission, score, *, claim_token=None) -> bool:
             log.warning("discarding a stale result for submission %s", submission.pk)
             return False
         Result.objects.filter(submission_id=submission.pk).delete()
-        Result.objects.bulk_create(result_rows(submission, score.metrics))
+        Result.objects.bulk_create(Result.rows_for(submission, score.metrics))
         outcome["finished_at"] = timezone.now()
         Submission.objects.filter(pk=submission.pk).update(**outcome)
         transaction.on_commit(partial(_send_finished, submission.pk))
@@ -447,3 +447,130 @@ def sweep(*, requeue_after: float | None = None, now: dt.datetime | None = None)
     if report.requeued or report.failed:
         log.info("sweep: re-enqueued %d, failed %d (worker lost)", len(report.requeued), len(report.failed))
     return report
+
+
+# --- the Celery tasks ---------------------------------------------------------------
+
+# Errors worth retrying: the database or the file storage was briefly unavailable.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)
+MAX_RETRIES = 3
+
+
+def scoring_limits() -> scoring.Limits:
+    """The size cap of uploads, applied by scoring to the uncompressed content as well."""
+    return scoring.Limits(max_bytes=int(settings.SUBMISSION_MAX_BYTES))
+
+
+def _test_delay() -> None:
+    # Lets integration tests kill a worker mid-scoring; ignored outside the test suite.
+    if getattr(settings, "TESTING", False):
+        delay = float(os.environ.get("LEADERBOARD_TEST_SCORING_DELAY", "0") or 0)
+        if delay > 0:
+            time.sleep(delay)
+
+
+def describe_problems(error: scoring.ScoringError) -> str:
+    """The first problems of an invalid file as text, with the total count."""
+    total = f"{error.total} problem{'s' if error.total != 1 else ''} found in the file"
+    shown = "\n".join(p.message for p in error.problems[:20])
+    more = error.total - min(len(error.problems), 20)
+    return f"{total}:\n{shown}" + (f"\n... and {more} more." if more > 0 else "")
+
+
+def score_claimed(submission_id: str, token) -> str:
+    """Score a submission this run has claimed; always ends the row in scored or failed (or raises transient)."""
+    submission = Submission.objects.select_related("phase").get(pk=submission_id)
+    _test_delay()
+    try:
+        truth = phase_truth(submission.phase)
+        with submission.file.open("rb") as handle:
+            score = scoring.score_files(submission.phase.task, truth, handle, limits=scoring_limits())
+    except scoring.ScoringError as error:
+        mark_failed(
+            submission_id,
+            Submission.ErrorKind.INVALID,
+            describe_problems(error),
+            claim_token=token,
+            problems=error.to_dict(),
+        )
+        return "invalid"
+    except SoftTimeLimitExceeded:
+        message = (
+            f"Scoring took longer than the {settings.CELERY_TASK_SOFT_TIME_LIMIT} s limit and was stopped. "
+            "This does not count against your quota."
+        )
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, message, claim_token=token)
+        return "timeout"
+    except TruthMissing:
+        log.error("submission %s: phase %s has no truth file", submission_id, submission.phase)
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, PLATFORM_ERROR_MESSAGE, claim_token=token)
+        return "platform"
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception:
+        # A bug or an unforeseen input: the traceback goes to the log, a sentence to the submitter.
+        log.exception("unexpected error scoring submission %s", submission_id)
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, PLATFORM_ERROR_MESSAGE, claim_token=token)
+        return "platform"
+    stored = store_score(submission, score, claim_token=token)
+    return "scored" if stored else "stale"
+
+
+@shared_task(
+    bind=True,
+    name="submissions.score_submission",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    max_retries=MAX_RETRIES,
+)
+def score_submission(self, submission_id: str) -> str:
+    """Claim, score and store one submission; a duplicate delivery is a no-op.
+
+    Returns what happened ("scored", "invalid", "platform", "timeout",
+    "duplicate", "stale", "gave-up") for logs and tests.
+    """
+    delivery = self.request.delivery_info or {}
+    host = f"{self.request.hostname or 'local'} pid {os.getpid()}"
+    token = claim(
+        submission_id, redelivered=bool(delivery.get("redelivered")), task_id=self.request.id or "", host=host
+    )
+    if token is None:
+        log.info("submission %s is not claimable (duplicate delivery or finished); skipping", submission_id)
+        return "duplicate"
+    attempts = Submission.objects.filter(pk=submission_id).values_list("attempts", flat=True).first() or 0
+    # Retries of transient errors claim again too; only claims beyond those mean a dead worker.
+    if attempts > max_attempts() + self.request.retries:
+        # The worker died this many times on this file: stop the loop, not our users' quota.
+        mark_failed(
+            submission_id,
+            Submission.ErrorKind.PLATFORM,
+            f"Scoring was interrupted {attempts - 1 - self.request.retries} times (worker lost); it was stopped "
+            "to protect the queue. This does not count against your quota, and an organizer can re-run it.",
+            claim_token=token,
+        )
+        return "gave-up"
+    try:
+        return score_claimed(submission_id, token)
+    except TRANSIENT_ERRORS as exc:
+        if self.request.retries >= MAX_RETRIES:
+            log.exception("submission %s: giving up after %d retries", submission_id, self.request.retries)
+            mark_failed(
+                submission_id,
+                Submission.ErrorKind.PLATFORM,
+                "The database or file storage was unavailable while scoring. " + PLATFORM_ERROR_MESSAGE,
+                claim_token=token,
+            )
+            return "platform"
+        countdown = min(60, 2 ** (self.request.retries + 1)) + random.random()
+        log.warning("submission %s: transient error %r, retry in %.1fs", submission_id, exc, countdown)
+        # The retry keeps this task id, so it may claim the row this run leaves running.
+        raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+@shared_task(name="submissions.sweep", ignore_result=True)
+def sweep_submissions() -> dict:
+    """Periodic (Celery beat, every minute): re-send lost queued rows, fail abandoned running ones."""
+    report = sweep()
+    return {"requeued": len(report.requeued), "failed": len(report.failed)}

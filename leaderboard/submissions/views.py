@@ -9,19 +9,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
-from leaderboard.boards.charts import submission_charts
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth import TruthMissing, phase_truth
 from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
-from leaderboard.submissions.forms import SubmissionForm, megabytes
+from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import headline_metrics, status_payload
+from leaderboard.submissions.presenters import headline_metrics, status_payload, truth_size
 
 
 def _phase_or_404(slug: str) -> Phase:
@@ -33,16 +32,17 @@ def _phase_or_404(slug: str) -> Phase:
         raise Http404("This task is not set up yet (run manage.py load_benchmarks).") from None
 
 
-def _phase_is_open(phase: Phase) -> bool:
-    now = timezone.now()
-    return phase.starts_at <= now and (phase.ends_at is None or phase.ends_at > now)
-
-
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     phase = _phase_or_404(slug)
-    can_submit = phase.has_truth and _phase_is_open(phase)
-    form = SubmissionForm(request.POST or None, request.FILES or None, phase=phase, user=request.user)
+    can_submit = phase.has_truth and phase.is_open
+    form = SubmissionForm(
+        request.POST or None,
+        request.FILES or None,
+        phase=phase,
+        user=request.user,
+        initial=None if request.method == "POST" else previous_answers(request.user, phase),
+    )
     if request.method == "POST" and can_submit and form.is_valid():
         try:
             submission = services.create_submission(
@@ -55,16 +55,21 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except quotas.QuotaExceeded as exceeded:
             form.add_error(None, str(exceeded))
         else:
-            return redirect(f"/submissions/{submission.pk}/")
+            form.discard_kept()
+            return redirect(submission)
+    if request.method == "POST":
+        form.keep_file()
     context = {
         "phase": phase,
         "task": phase.task,
         "form": form,
         "can_submit": can_submit,
-        "is_open": _phase_is_open(phase),
+        "is_open": phase.is_open,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
+        "error_summary": form.error_summary() if form.is_bound else [],
+        "truth_size": truth_size(phase),
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "submissions/submit.html", context, status=status)
@@ -101,7 +106,7 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission = access.get_submission_for(request.user, submission_id)
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
     context = {
@@ -116,9 +121,7 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         else [],
         "problem_count": (submission.report or {}).get("error_count", 0),
         "queue_position": submission.queue_position(),
-        "can_download": access.allowed(request.user, submission, access.FILE),
-        "can_rerun": access.allowed(request.user, submission, access.ORGANIZE),
-        "is_member": access.allowed(request.user, submission, access.TEAM),
+        "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
     return render(request, "submissions/detail.html", context)
@@ -146,7 +149,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     else:
         services.requeue(submission)
         messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)
 
 
 @require_POST
@@ -155,4 +158,4 @@ def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     make_public = request.POST.get("visibility") == "public"
     services.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
-    return redirect(f"/submissions/{submission.pk}/")
+    return redirect(submission)

@@ -14,6 +14,7 @@ from scoring.aligned import (
     MetricsResult,
     RegressionAligned,
 )
+from scoring.keys import class_key
 from scoring.metrics import curves
 from scoring.metrics.seeds import summarise_seeds
 
@@ -109,9 +110,9 @@ def _classification_seed(seed: ClassificationSeed, class_names: tuple[str, ...])
     for k, name in enumerate(class_names):
         # Recall needs gold rows; F1 follows scikit-learn's label set (gold or predicted).
         if support[k] > 0:
-            values[f"class/{name}/recall"] = float(recall[k])
+            values[class_key(name, "recall")] = float(recall[k])
         if used[k]:
-            values[f"class/{name}/f1"] = float(f1[k])
+            values[class_key(name, "f1")] = float(f1[k])
     return values, {"cm": cm, "precision": precision, "balanced": balanced_precision_recall(cm)}
 
 
@@ -161,8 +162,8 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
             continue
         row = {"class": name, "index": k, "support": int(total_cm[k].sum())}
         row["precision"] = float(np.mean([details[s]["precision"][k] for s in seeds_used]))
-        row["recall"] = metrics.get(f"class/{name}/recall")
-        row["f1"] = metrics.get(f"class/{name}/f1")
+        row["recall"] = metrics.get(class_key(name, "recall"))
+        row["f1"] = metrics.get(class_key(name, "f1"))
         row["balanced_precision"] = float(np.mean([details[s]["balanced"][0][k] for s in seeds_used]))
         rows.append(row)
     report = {

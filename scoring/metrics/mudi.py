@@ -19,10 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.aligned import MUDI_NO_INTERACTION, MetricsResult, MudiAligned
+from scoring.keys import MUDI_SETTINGS, is_count, mudi_key
 
 CLASS_KEYS = ("synergism", "antagonism", "new_effect")
 CLASS_NAMES = ("Synergism", "Antagonism", "New Effect")
-SETTINGS = ("aware", "agnostic")
+SETTINGS = MUDI_SETTINGS
 STATS = ("tp", "fp", "fn")
 NOT_IN_GOLD = "(pair not in gold)"
 NO_PREDICTION = "(no prediction)"
@@ -79,27 +80,23 @@ def scores_from_counts(totals: np.ndarray) -> dict[str, np.ndarray]:
         recall = _ratio(tp, tp + fn)
         f1 = harmonic_mean(precision, recall)
         for c, name in enumerate(CLASS_KEYS):
-            prefix = f"{setting}/{name}"
-            out[f"{prefix}/precision"] = precision[..., c]
-            out[f"{prefix}/recall"] = recall[..., c]
-            out[f"{prefix}/f1"] = f1[..., c]
-            out[f"{prefix}/tp"] = tp[..., c]
-            out[f"{prefix}/fp"] = fp[..., c]
-            out[f"{prefix}/fn"] = fn[..., c]
-            out[f"{prefix}/support"] = tp[..., c] + fn[..., c]
+            values = {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
+            for stat, array in values.items():
+                out[mudi_key(setting, name, stat)] = array[..., c]
+            out[mudi_key(setting, name, "support")] = tp[..., c] + fn[..., c]
         sum_tp, sum_fp, sum_fn = tp.sum(-1), fp.sum(-1), fn.sum(-1)
         micro_p = _ratio(sum_tp, sum_tp + sum_fp)
         micro_r = _ratio(sum_tp, sum_tp + sum_fn)
-        out[f"{setting}/micro/precision"] = micro_p
-        out[f"{setting}/micro/recall"] = micro_r
-        out[f"{setting}/micro/f1"] = harmonic_mean(micro_p, micro_r)
+        out[mudi_key(setting, "micro", "precision")] = micro_p
+        out[mudi_key(setting, "micro", "recall")] = micro_r
+        out[mudi_key(setting, "micro", "f1")] = harmonic_mean(micro_p, micro_r)
         macro_p = precision.mean(-1)
         macro_r = recall.mean(-1)
-        out[f"{setting}/macro/precision"] = macro_p
-        out[f"{setting}/macro/recall"] = macro_r
+        out[mudi_key(setting, "macro", "precision")] = macro_p
+        out[mudi_key(setting, "macro", "recall")] = macro_r
         # The paper's macro F1 (reproduces its Table 6), not the mean of class F1s.
-        out[f"{setting}/macro/f1"] = harmonic_mean(macro_p, macro_r)
-        out[f"{setting}/macro/f1_mean"] = f1.mean(-1)
+        out[mudi_key(setting, "macro", "f1")] = harmonic_mean(macro_p, macro_r)
+        out[mudi_key(setting, "macro", "f1_mean")] = f1.mean(-1)
     return out
 
 
@@ -163,23 +160,23 @@ def compute(aligned: MudiAligned) -> MetricsResult:
     scores = scores_from_counts(counts.totals())
     metrics: dict[str, float] = {}
     for key, value in scores.items():
-        is_count = key.rsplit("/", 1)[1] in ("tp", "fp", "fn", "support")
-        metrics[key] = int(round(float(value))) if is_count else float(value)
+        metrics[key] = int(round(float(value))) if is_count(key) else float(value)
     true_labels, predicted_labels = confusion_labels()
     report: dict = {"n_gold_rows": int(len(aligned.gold_label)), "n_prediction_rows": int(len(aligned.pred_label))}
     report["n_gold_unordered_pairs"] = counts.n_gold_pairs
     for setting in SETTINGS:
         rows = []
         for key, name in zip(CLASS_KEYS, CLASS_NAMES, strict=True):
-            prefix = f"{setting}/{key}"
             row = {"class": name}
             for stat in ("precision", "recall", "f1", "tp", "fp", "fn", "support"):
-                row[stat] = metrics[f"{prefix}/{stat}"]
+                row[stat] = metrics[mudi_key(setting, key, stat)]
             rows.append(row)
         report[setting] = {
             "per_class": rows,
-            "micro": {stat: metrics[f"{setting}/micro/{stat}"] for stat in ("precision", "recall", "f1")},
-            "macro": {stat: metrics[f"{setting}/macro/{stat}"] for stat in ("precision", "recall", "f1", "f1_mean")},
+            "micro": {stat: metrics[mudi_key(setting, "micro", stat)] for stat in ("precision", "recall", "f1")},
+            "macro": {
+                stat: metrics[mudi_key(setting, "macro", stat)] for stat in ("precision", "recall", "f1", "f1_mean")
+            },
             "confusion_matrix": {
                 "true_labels": true_labels,
                 "predicted_labels": predicted_labels,

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from scoring.keys import seed_key, spread_key
+
 
 def summarise_seeds(
     per_seed: Mapping[int, Mapping[str, float]],
@@ -39,8 +41,8 @@ def summarise_seeds(
         arr = np.asarray(values)
         std = float(arr.std())  # ddof 0: the benchmarks report population std
         out[key] = float(arr.mean())
-        out[f"{key}/{spread}"] = std if spread == "std" else std / math.sqrt(arr.size)
+        out[spread_key(key, spread)] = std if spread == "std" else std / math.sqrt(arr.size)
     for seed in seeds:
         for key, value in per_seed[seed].items():
-            out[f"seed/{seed}/{key}"] = float(value)
+            out[seed_key(seed, key)] = float(value)
     return out

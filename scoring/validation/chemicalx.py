@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.aligned import PairAligned, PairSeed
-from scoring.errors import Problems
 from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
 from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
@@ -26,8 +25,10 @@ PREDICTION_ALIASES = {"score": PREDICTION, "propensity": PREDICTION}
 def load_pair_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate a ChemicalX truth file (binary labels; repeated triples allowed)."""
     check_columns(raw, required=[*KEY, LABEL], optional=[SEED], display=[SEED, *KEY, LABEL])
-    table = parse_rows(raw, categorical=[c for c in raw.header if c != LABEL], numeric=[LABEL], limits=limits)
-    problems = Problems()
+    table = parse_rows(
+        raw, categorical=[c for c in raw.header if c != LABEL], numeric=[LABEL], limits=limits, keep_going=True
+    )
+    problems = table.start_problems()
     labels = check_numbers(table, LABEL, problems)
     not_binary = np.flatnonzero(np.isfinite(labels) & (labels != 0) & (labels != 1))
     add_located(
@@ -47,12 +48,18 @@ def read_pair_prediction(task, raw: RawFile, limits: Limits) -> Table:
     """Check a ChemicalX prediction file's columns and parse its rows (no truth needed)."""
     apply_aliases(raw, PREDICTION_ALIASES)
     check_columns(raw, required=[*KEY, PREDICTION], optional=[SEED], display=[SEED, *KEY, PREDICTION])
-    return parse_rows(raw, categorical=[c for c in raw.header if c != PREDICTION], numeric=[PREDICTION], limits=limits)
+    return parse_rows(
+        raw,
+        categorical=[c for c in raw.header if c != PREDICTION],
+        numeric=[PREDICTION],
+        limits=limits,
+        keep_going=True,
+    )
 
 
 def align_pairs(task, truth: KeyedTruth, table: Table) -> tuple[PairAligned, int]:
     """Validate parsed ChemicalX predictions against the truth and align them; also returns the row count."""
-    problems = Problems()
+    problems = table.start_problems()
     score = check_numbers(table, PREDICTION, problems, low=0.0, high=1.0, meaning="a propensity")
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()

@@ -99,11 +99,14 @@ def check_numbers(
     high: float | None = None,
     meaning: str = "a number",
 ) -> np.ndarray:
-    """Return the float64 column; report non-finite values and values outside [low, high]."""
+    """Return the float64 column; report non-finite values and values outside [low, high].
+
+    Values that were not numbers at all were reported while parsing and are skipped here.
+    """
     values = table.frame[column].to_numpy(dtype=np.float64)
     name = table.label(column)
     finite = np.isfinite(values)
-    bad = np.flatnonzero(~finite)
+    bad = np.setdiff1d(np.flatnonzero(~finite), table.unreadable.get(column, np.array([], dtype=np.int64)))
     add_located(
         problems,
         table,
@@ -123,6 +126,28 @@ def check_numbers(
             ),
             column,
         )
+    return values
+
+
+def label_codes(
+    table: Table, column: str, code_of: Callable[[str], int], problems: Problems, *, what: str, hint: str
+) -> np.ndarray:
+    """Per-row code of a label column (``code_of`` per distinct text; -1 unknown); unknown and empty ones reported.
+
+    An unknown label reads ``Line 7, column "label": "x" is not <what>; <hint>.``
+    """
+    categories, codes = category_values(table.frame[column])
+    per_category = np.array([code_of(c) for c in categories], dtype=np.int64)
+    values = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
+    name = table.label(column)
+
+    def message(row: int, line: int) -> str:
+        text = categories[codes[row]]
+        if not text:
+            return f'Line {line}, column "{name}" is empty.'
+        return f'Line {line}, column "{name}": "{text}" is not {what}; {hint}.'
+
+    add_located(problems, table, np.flatnonzero(values < 0), message, column)
     return values
 
 
@@ -192,3 +217,56 @@ def quote_key(names: Sequence[str], values: Sequence[object]) -> str:
     for name, value in zip(names, values, strict=True):
         parts.append(f"{name} {value}" if name == SEED else f'{name} "{value}"')
     return "(" + ", ".join(parts) + ")"
+
+
+# The messages about how prediction rows line up with the truth, shared by every family.
+
+
+def report_repeats(
+    problems: Problems, table: Table, dup_rows: np.ndarray, firsts: np.ndarray, what: Callable[[int], str], verb: str
+) -> None:
+    """One problem per repeated prediction row: ``Line 9 repeats <what> already <verb> on line 4.``
+
+    ``dup_rows`` and ``firsts`` come from ``duplicate_rows``; ``what(row)`` names the repeated key.
+    """
+    shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
+    add_located(
+        problems,
+        table,
+        dup_rows,
+        lambda row, line: f"Line {line} repeats {what(row)} already {verb} on line {table.lines[shown[row]]}.",
+    )
+
+
+def report_not_in_truth(
+    problems: Problems, table: Table, rows: np.ndarray, noun: str, describe: Callable[[int], str], where: str = ""
+) -> None:
+    """One problem for every prediction row whose key the truth lacks, quoting the first few."""
+    if len(rows) == 0:
+        return
+    examples = ", ".join(f"line {table.lines[r]} {describe(int(r))}" for r in rows[:MAX_EXAMPLES])
+    problems.add(
+        f"{plural(len(rows), noun)} {'is' if len(rows) == 1 else 'are'} not in the truth{where}, e.g. {examples}.",
+        line=int(table.lines[rows[0]]),
+    )
+
+
+def report_missing(
+    problems: Problems,
+    table: Table,
+    missing: int,
+    total: int,
+    noun: str,
+    examples: Callable[[], list[str]],
+    note: str = "",
+) -> None:
+    """One problem when truth keys have no prediction, quoting the first few.
+
+    Skipped when lines were left out for a wrong field count: their keys would be
+    reported missing a second time, and the lines themselves are already listed.
+    """
+    if missing == 0 or table.dropped:
+        return
+    problems.add(
+        f"The predictions miss {missing:,} of the truth's {total:,} {noun}{note}, e.g. {', '.join(examples())}."
+    )

@@ -16,8 +16,8 @@ import numpy as np
 
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
-from scoring.readers import Limits, RawFile, Table, category_values, check_columns, parse_rows
-from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
+from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
+from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
 ID = "id"
@@ -61,19 +61,14 @@ def describe_classes(classes: tuple[str, ...]) -> str:
 def class_codes(table: Table, column: str, classes: tuple[str, ...], problems: Problems) -> np.ndarray:
     """Per-row class index of a label column; unknown or empty labels are reported and coded -1."""
     lookup = class_lookup(classes)
-    categories, codes = category_values(table.frame[column])
-    per_category = np.array([_lookup_label(c, lookup) for c in categories], dtype=np.int64)
-    values = per_category[codes] if len(categories) else np.full(len(codes), -1, dtype=np.int64)
-    name = table.label(column)
-
-    def message(row: int, line: int) -> str:
-        text = categories[codes[row]]
-        if not text:
-            return f'Line {line}, column "{name}" is empty.'
-        return f'Line {line}, column "{name}": "{text}" is not a class of this task; {describe_classes(classes)}.'
-
-    add_located(problems, table, np.flatnonzero(values < 0), message, column)
-    return values
+    return label_codes(
+        table,
+        column,
+        lambda text: _lookup_label(text, lookup),
+        problems,
+        what="a class of this task",
+        hint=describe_classes(classes),
+    )
 
 
 def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:
@@ -81,13 +76,13 @@ def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Tab
     check_columns(raw, required=[ID, LABEL], optional=[SEED], display=[SEED, ID, LABEL])
     numeric = [LABEL] if numeric_label else []
     categorical = [c for c in raw.header if c not in numeric]
-    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
 def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug classification truth file."""
     table = _truth_table(task, raw, limits, numeric_label=False)
-    problems = Problems()
+    problems = table.start_problems()
     labels = class_codes(table, LABEL, task.classes, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
@@ -97,7 +92,7 @@ def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
 def load_regression_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug regression truth file (finite float labels)."""
     table = _truth_table(task, raw, limits, numeric_label=True)
-    problems = Problems()
+    problems = table.start_problems()
     labels = check_numbers(table, LABEL, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
@@ -162,7 +157,7 @@ def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: boo
     if not classification:
         numeric = [PREDICTION]
     categorical = [c for c in raw.header if c not in numeric]
-    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits)
+    return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
 def read_classification_prediction(task, raw: RawFile, limits: Limits) -> Table:
@@ -179,7 +174,7 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
     """Validate parsed classification predictions against the truth and align them; also returns the row count."""
     # The table's columns are the normalised header, so this finds the same columns as the reader did.
     prob_columns = probability_columns(tuple(table.frame.columns), task.classes)
-    problems = Problems()
+    problems = table.start_problems()
     y_pred = class_codes(table, PREDICTION, task.classes, problems)
     proba = None
     if prob_columns:
@@ -205,7 +200,7 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
 
 def align_regression(task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:
     """Validate parsed regression predictions against the truth and align them; also returns the row count."""
-    problems = Problems()
+    problems = table.start_problems()
     values = check_numbers(table, PREDICTION, problems)
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()

@@ -27,6 +27,9 @@ from scoring.validation.common import (
     encode,
     plural,
     quote_key,
+    report_missing,
+    report_not_in_truth,
+    report_repeats,
     row_seeds,
 )
 
@@ -186,16 +189,7 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
     dup_rows = np.array([], dtype=np.int64)
     if (hits.size and hits.max() > 1) or not pd.Index(stray_keys).is_unique:
         dup_rows, firsts = duplicate_rows(keys, known)
-        shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
-        add_located(
-            problems,
-            table,
-            dup_rows,
-            lambda row, line: (
-                f"Line {line} repeats the prediction for {describe(row)} "
-                f"already given on line {table.lines[shown[row]]}."
-            ),
-        )
+        report_repeats(problems, table, dup_rows, firsts, lambda row: f"the prediction for {describe(row)}", "given")
         matched[dup_rows] = False  # the first row carrying a key is the one matched
     rows = np.flatnonzero(matched)
     pred_for_key = np.full(len(truth.distinct_keys), -1, dtype=np.int64)
@@ -204,20 +198,15 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
 
     # Unknown seeds and repeated rows were reported above.
     extra = np.setdiff1d(np.flatnonzero(known_seed & (position < 0)), dup_rows)
-    if len(extra):
-        examples = ", ".join(f"line {table.lines[r]} {describe(r)}" for r in extra[:MAX_EXAMPLES])
-        problems.add(
-            f"{plural(len(extra), 'prediction row')} {'is' if len(extra) == 1 else 'are'} not in the truth, "
-            f"e.g. {examples}.",
-            line=int(table.lines[extra[0]]),
-        )
+    report_not_in_truth(problems, table, extra, "prediction row", describe)
     missing_rows = np.flatnonzero(pred_row < 0)
-    if len(missing_rows):
-        missing_keys = pd.unique(truth.keys[missing_rows])
+
+    def missing_examples() -> list[str]:
         firsts_missing = missing_rows[~pd.Series(truth.keys[missing_rows]).duplicated().to_numpy()]
-        examples = ", ".join(truth.describe_row(int(r)) for r in firsts_missing[:MAX_EXAMPLES])
-        total = len(truth.distinct_keys)
-        problems.add(f"The predictions miss {len(missing_keys):,} of the truth's {total:,} keys, e.g. {examples}.")
+        return [truth.describe_row(int(r)) for r in firsts_missing[:MAX_EXAMPLES]]
+
+    n_missing = len(pd.unique(truth.keys[missing_rows])) if len(missing_rows) else 0
+    report_missing(problems, table, n_missing, len(truth.distinct_keys), "keys", missing_examples)
     if problems:
         return None
     return pred_row

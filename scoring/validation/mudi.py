@@ -21,7 +21,17 @@ import pandas as pd
 from scoring.aligned import MUDI_NO_INTERACTION, MudiAligned
 from scoring.errors import Problems
 from scoring.readers import Limits, RawFile, Table, category_values, check_columns, parse_rows
-from scoring.validation.common import MAX_EXAMPLES, Truth, add_located, apply_aliases, duplicate_rows, plural
+from scoring.validation.common import (
+    MAX_EXAMPLES,
+    Truth,
+    add_located,
+    apply_aliases,
+    duplicate_rows,
+    label_codes,
+    report_missing,
+    report_not_in_truth,
+    report_repeats,
+)
 
 DRUG1 = "drug1"
 DRUG2 = "drug2"
@@ -70,23 +80,20 @@ def _bare(column: pd.Series) -> tuple[pd.Index, np.ndarray]:
 def _read(raw: RawFile, limits: Limits) -> Table:
     apply_aliases(raw, ALIASES)
     check_columns(raw, required=[DRUG1, DRUG2, LABEL], display=DISPLAY)
-    return parse_rows(raw, categorical=list(raw.header), numeric=[], limits=limits)
+    return parse_rows(raw, categorical=list(raw.header), numeric=[], limits=limits, keep_going=True)
 
 
 def _labels(table: Table, problems: Problems, *, truth: bool) -> np.ndarray:
-    categories, codes = category_values(table.frame[LABEL])
-    per_category = np.array([LABELS.get(normalise_label(c), -1) for c in categories], dtype=np.int64)
-    labels = per_category[codes]
     name = table.label(LABEL)
     allowed = ", ".join(CLASS_NAMES[:3] if truth else CLASS_NAMES)
-
-    def unknown(row: int, line: int) -> str:
-        text = categories[codes[row]]
-        if not text:
-            return f'Line {line}, column "{name}" is empty.'
-        return f'Line {line}, column "{name}": "{text}" is not a MUDI class; expected one of {allowed}.'
-
-    add_located(problems, table, np.flatnonzero(labels < 0), unknown, LABEL)
+    labels = label_codes(
+        table,
+        LABEL,
+        lambda text: LABELS.get(normalise_label(text), -1),
+        problems,
+        what="a MUDI class",
+        hint=f"expected one of {allowed}",
+    )
     if truth:
         add_located(
             problems,
@@ -118,7 +125,7 @@ def _drug_codes(table: Table, column: str, vocabulary: pd.Index, problems: Probl
 def load_mudi_truth(task, raw: RawFile, limits: Limits) -> MudiTruth:
     """Parse and validate a MUDI truth file."""
     table = _read(raw, limits)
-    problems = Problems()
+    problems = table.start_problems()
     labels = _labels(table, problems, truth=True)
     bare1, _ = _bare(table.frame[DRUG1])
     bare2, _ = _bare(table.frame[DRUG2])
@@ -179,7 +186,7 @@ def read_mudi_prediction(task, raw: RawFile, limits: Limits) -> Table:
 
 def align_mudi(task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
     """Validate parsed MUDI predictions against the truth and align them; also returns the row count."""
-    problems = Problems()
+    problems = table.start_problems()
     labels = _labels(table, problems, truth=False)
     a, empty1 = _drug_codes(table, DRUG1, truth.vocabulary, problems)
     b, empty2 = _drug_codes(table, DRUG2, truth.vocabulary, problems)
@@ -192,35 +199,21 @@ def align_mudi(task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
         return f"({table.frame[DRUG1].iloc[row]}, {table.frame[DRUG2].iloc[row]})"
 
     dup_rows, firsts = duplicate_rows(ordered, known)
-    shown = dict(zip(dup_rows[: len(firsts)].tolist(), firsts.tolist(), strict=True))
-    add_located(
-        problems,
-        table,
-        dup_rows,
-        lambda row, line: (
-            f"Line {line} repeats the pair {pair(row)} already predicted on line {table.lines[shown[row]]}."
-        ),
-    )
+    report_repeats(problems, table, dup_rows, firsts, lambda row: f"the pair {pair(row)}", "predicted")
     in_gold = known & (_in_sorted(truth.ordered_keys, ordered) | _in_sorted(truth.ordered_keys, safe_b * n + safe_a))
     extra = np.flatnonzero(~in_gold & ~empty1 & ~empty2)  # empty cells were reported above
-    if len(extra):
-        examples = ", ".join(f"line {table.lines[r]} {pair(r)}" for r in extra[:MAX_EXAMPLES])
-        problems.add(
-            f"{plural(len(extra), 'predicted pair')} {'is' if len(extra) == 1 else 'are'} not in the truth in "
-            f"either orientation, e.g. {examples}.",
-            line=int(table.lines[extra[0]]),
-        )
+    report_not_in_truth(problems, table, extra, "predicted pair", pair, " in either orientation")
     unordered = np.minimum(safe_a, safe_b) * n + np.maximum(safe_a, safe_b)
-    covered = np.isin(truth.unordered_keys, unordered[in_gold])
-    missing = np.flatnonzero(~covered)
-    if len(missing):
-        examples = ", ".join(
-            truth.describe(int(k // n), int(k % n)) for k in truth.unordered_keys[missing[:MAX_EXAMPLES]]
-        )
-        problems.add(
-            f"The predictions miss {len(missing):,} of the truth's {len(truth.unordered_keys):,} drug pairs "
-            f"(a pair may be predicted in either orientation), e.g. {examples}."
-        )
+    missing = np.flatnonzero(~np.isin(truth.unordered_keys, unordered[in_gold]))
+    report_missing(
+        problems,
+        table,
+        len(missing),
+        len(truth.unordered_keys),
+        "drug pairs",
+        lambda: [truth.describe(int(k // n), int(k % n)) for k in truth.unordered_keys[missing[:MAX_EXAMPLES]]],
+        " (a pair may be predicted in either orientation)",
+    )
     problems.raise_if_any()
     return MudiAligned(
         gold_a=truth.gold_a,

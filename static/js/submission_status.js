@@ -44,9 +44,11 @@
 
   function renderError(data) {
     var pre = document.getElementById("status-error");
+    // An invalid file's problems are listed once, in the table; the text is for the other failures.
+    var listed = data.problems && data.problems.length;
     if (pre) {
-      pre.hidden = !data.error;
-      text(pre, data.error || "");
+      pre.hidden = !data.error || !!listed;
+      text(pre, listed ? "" : (data.error || ""));
     }
     var holder = document.getElementById("status-problems");
     if (!holder || !data.problems || !data.problems.length || holder.childElementCount) { return; }

@@ -66,3 +66,24 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_reveals_nothing
 def test_a_forged_reset_link_is_refused(client, alice):
     response = client.get("/accounts/password/reset/MQ/not-a-token/", follow=True)
     assert "This link has expired" in response.content.decode()
+
+
+def test_a_too_common_password_is_flagged_under_the_password_not_the_confirmation(client, db):
+    data = {"username": "dora", "email": "dora@example.org", "password1": "password123", "password2": "password123"}
+    response = client.post("/accounts/signup/", data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "This password is too common." in errors["password1"]
+    assert "password2" not in errors
+    page = response.content.decode()
+    assert page.index("This password is too common.") < page.index('name="password2"')
+
+
+def test_a_new_password_is_flagged_under_the_new_password_field(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/accounts/password/change/",
+        {"old_password": PASSWORD, "new_password1": "password123", "new_password2": "password123"},
+    )
+    errors = response.context["form"].errors
+    assert "This password is too common." in errors["new_password1"] and "new_password2" not in errors

@@ -91,3 +91,13 @@ def test_the_profile_lists_my_and_my_teams_submissions_but_not_others(
     assert 'href="/tasks/mudi/"' in body
     assert "0.4602" in body
     assert 'class="pill pill-scored"' in body and 'class="pill pill-queued"' in body
+
+
+def test_the_profile_says_when_the_user_may_host_challenges(client, alice):
+    from django.contrib.auth.models import Permission
+    from pytest_django.asserts import assertContains, assertNotContains
+
+    client.force_login(alice)
+    assertNotContains(client.get("/accounts/profile/"), "Can host challenges")
+    alice.user_permissions.add(Permission.objects.get(codename="host_challenges"))
+    assertContains(client.get("/accounts/profile/"), "Can host challenges")

@@ -110,7 +110,8 @@ def scored(
     submission.file.save("predictions.csv", ContentFile(content), save=False)
     submission.save(force_insert=True)
     if file is not None:
-        score = scoring.score_files(phase.task, phase.truth_file.path, submission.file.path)
+        with phase.truth_file.open("rb") as truth, submission.file.open("rb") as pred:
+            score = scoring.score_files(phase.task, truth, pred)
     else:
         task = phase.task
         score = scoring.Score(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from leaderboard.boards.charts import submission_charts
+from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import (
     classification_metrics,
     mudi_metrics,
@@ -111,3 +111,26 @@ def test_a_submission_without_a_report_has_no_charts(standing, alice_lab):
     sub = scored(phase_for("mudi"), alice_lab, "A", mudi_metrics(0.5))
     sub.report = None
     assert submission_charts(sub) == []
+
+
+def test_the_charts_follow_a_filter_that_leaves_one_row(client, standing, alice_lab, charlie):
+    phase = phase_for("mudi")
+    scored(phase, alice_lab, "TextOnly", mudi_metrics(0.5, 0.6), declarations={"modalities": ["text"]})
+    scored(phase, charlie.personal_team, "GraphOnly", mudi_metrics(0.6, 0.55), minutes=5,
+           declarations={"modalities": ["graph"]})  # fmt: skip
+    everything = client.get("/tasks/mudi/").content.decode()
+    assert "TextOnly (Alice Lab)" in everything.split('id="chart-data-class-f1"')[1].split("</script>")[0]
+    html = client.get("/tasks/mudi/?modalities=graph").content.decode()
+    class_f1 = html.split('id="chart-data-class-f1"')[1].split("</script>")[0]
+    assert "GraphOnly" in class_f1 and "TextOnly" not in class_f1
+    assert "Per-class F1 of the top 1 methods" in html
+    assert "Charts show the rows of the table above, in its order (filters applied)" in html
+
+
+def test_the_charts_follow_the_tables_sort(client, standing, alice_lab, charlie):
+    phase = phase_for("mudi")
+    scored(phase, alice_lab, "Aware", mudi_metrics(0.7, 0.1))
+    scored(phase, charlie.personal_team, "Agnostic", mudi_metrics(0.2, 0.9), minutes=5)
+    html = client.get("/tasks/mudi/?sort=-aware/macro/f1").content.decode()
+    table = html.split('id="chart-data-class-f1"')[1].split("</script>")[0]
+    assert table.index("Agnostic") < table.index("Aware")  # worst first, as the table

@@ -188,3 +188,14 @@ def test_chemicalx_exports_equal_the_command_line_scorer_including_spreads(
     expected = cli_metrics("chemicalx-oncolypharm", truth_path, pred_path)
     assert "auroc/stderr" in expected
     assert_exports_equal_cli(client, "chemicalx-oncolypharm", sub, expected)
+
+
+def test_both_exports_say_which_truth_they_were_scored_against(client, board):
+    from tests.boards.conftest import mudi_truth_csv
+
+    phase = with_truth("mudi", mudi_truth_csv())
+    first = csv_rows(client.get("/tasks/mudi/leaderboard.csv"))[0]
+    assert first["truth_sha256"] == phase.truth_sha256 and first["truth_synthetic"] == "yes"
+    truth = json.loads(client.get("/tasks/mudi/leaderboard.json").getvalue())["truth"]
+    assert truth["sha256"] == phase.truth_sha256
+    assert truth["kind"] == "synthetic demo labels" and truth["source"] == "test truth"

@@ -26,7 +26,6 @@ from leaderboard.boards.ranking import Candidate, place_for_view, representative
 from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.boards.spec import view_spec, views_for
 from leaderboard.submissions.models import Result, Submission
-from leaderboard.submissions.services import result_rows
 from tests.boards.conftest import T0, mudi_metrics, phase_for, scored
 
 VALUES = st.sampled_from([0.5, 0.6, 0.6, 0.7, None])
@@ -77,7 +76,7 @@ def pure_places(phase) -> dict:
         candidates = []
         for s in Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).select_related("team"):
             results = Result.objects.filter(submission=s)
-            values = {(r.key if r.seed is None else f"seed/{r.seed}/{r.key}"): r.value for r in results}
+            values = results.by_submission().get(str(s.pk), {})
             candidate = Candidate(str(s.pk), s.team_id, s.team.name, s.method_name, s.created_at, s.is_public, values)
             candidates.append(candidate)
         reps = representatives(spec, candidates, phase.board_mode)
@@ -108,7 +107,7 @@ def apply(phase, teams, op, subs: list) -> Submission | None:
         Submission.objects.filter(pk=sub.pk).update(is_public=not Submission.objects.get(pk=sub.pk).is_public)
     elif kind == "rescore":
         Result.objects.filter(submission=sub).delete()
-        Result.objects.bulk_create(result_rows(sub, metrics_for(phase.task_slug, op[2], op[3])))
+        Result.objects.bulk_create(Result.rows_for(sub, metrics_for(phase.task_slug, op[2], op[3])))
         Submission.objects.filter(pk=sub.pk).update(status=Submission.Status.SCORED)
     elif kind == "rerun":
         Result.objects.filter(submission=sub).delete()

@@ -82,14 +82,11 @@ def test_every_recompute_gets_a_new_version(standing, alice_lab):
     assert Board.objects.get(phase=phase).version != first
 
 
-def test_the_scored_signal_rebuilds_the_phases_boards(
-    standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
-):
+def test_the_scored_signal_rebuilds_the_phases_boards(standing, alice_lab):
     phase = phase_for("chemicalx-twosides")
     sub = scored(phase, alice_lab, "A", pair_metrics(0.9), rebuild=False)
     assert not BoardRow.objects.exists()
-    with django_capture_on_commit_callbacks(execute=True):
-        submission_scored.send(sender=Submission, submission=sub)
+    submission_scored.send(sender=Submission, submission=sub)  # in the worker, after the scoring commit
     assert [r.submission_id for r in rows("chemicalx-twosides")] == [sub.pk]
 
 
@@ -104,6 +101,22 @@ def test_making_a_submission_private_rebuilds_the_board(
         set_visibility(sub, False)
     assert rows("chemicalx-twosides") == []
     assert [r.method_name for r in rows("chemicalx-twosides", public=False)] == ["A"]
+
+
+def test_a_visibility_change_in_a_request_only_enqueues_the_update(
+    client, standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
+):
+    from leaderboard.boards import tasks
+
+    phase = phase_for("chemicalx-twosides")
+    sub = scored(phase, alice_lab, "A", pair_metrics(0.9))
+    sent = []
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        board_changed.send(sender=Submission, phase=phase, submission=sub)
+    assert [r.method_name for r in rows("chemicalx-twosides")] == ["A"] and len(callbacks) == 1
+    tasks.update_boards.delay = lambda *args: sent.append(args)
+    callbacks[0]()
+    assert sent == [(phase.pk, str(sub.pk))]
 
 
 def test_the_changed_signal_rebuilds_the_board(

@@ -79,3 +79,11 @@ def test_it_builds_a_chemicalx_truth_from_labeled_triples(db, tmp_path):
     assert header == "seed,drug_1,drug_2,context,label"
     assert len(lines) == 10 * 8  # 20% of 40 rows per split, 10 splits
     assert "label > 30 positive" in phase.truth_source
+
+
+def test_it_stores_the_truths_row_counts_per_seed_at_import(db, truth_file):
+    call_command("import_truth", "imdrug-hiv-random", str(truth_file))
+    phase = Phase.objects.get(task_slug="imdrug-hiv-random")
+    assert phase.truth_counts == {"rows": 6, "per_seed": {"0": 2, "1": 2, "2": 2}}
+    assert phase.truth_provenance["sha256_prefix"] == phase.truth_sha256[:12]
+    assert phase.truth_provenance["kind"] == "real published labels"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -49,21 +52,49 @@ def _args(stage: dict, keyword: str) -> list[str]:
     return [args for kw, args in stage["instructions"] if kw == keyword]
 
 
-def test_the_dockerfile_is_multi_stage_with_a_builder_venv(stages):
-    assert len(stages) >= 2
+def _env_value(stage: dict, name: str) -> str | None:
+    for args in _args(stage, "ENV"):
+        for match in re.finditer(r"(\w+)=(\S+)", args):
+            if match.group(1) == name:
+                return match.group(2)
+    return None
+
+
+def test_the_image_installs_the_requirements_make_run_installs_into_a_venv_on_the_path(stages):
     builder, runtime = stages[0], stages[-1]
-    assert builder["name"] == "builder"
-    assert any("venv /opt/venv" in run for run in _args(builder, "RUN"))
-    assert any("pip install -r" in run and "requirements.txt" in run for run in _args(builder, "RUN"))
-    assert runtime["from"].endswith("-slim-bookworm") and "3.11" in runtime["from"]
-    assert "--from=builder /opt/venv /opt/venv" in _args(runtime, "COPY")
+    copied = {args.split()[-1]: args.split()[0] for args in _args(builder, "COPY")}
+    installed = [
+        run.split("pip install -r", 1)[1].split()[0] for run in _args(builder, "RUN") if "pip install -r" in run
+    ]
+    assert installed and all(copied.get(path) == "requirements.txt" for path in installed)
+    assert "-r requirements.txt" in (REPO / "Makefile").read_text()
+    # The runtime stage takes the builder's virtualenv and puts it first on PATH.
+    venv = next(args.split()[1] for args in _args(runtime, "COPY") if args.startswith(f"--from={builder['name']}"))
+    assert (_env_value(runtime, "PATH") or "").startswith(f"{venv}/bin:")
+
+
+def test_the_image_runs_the_python_the_project_targets(stages):
+    with open(REPO / "pyproject.toml", "rb") as handle:
+        target = tomllib.load(handle)["tool"]["ruff"]["target-version"]  # "py311"
+    version = f"{target[2]}.{target[3:]}"
+    for stage in stages:
+        assert re.match(rf"python:{re.escape(version)}\b", stage["from"]), stage["from"]
+
+
+def test_the_image_copies_the_app_that_make_run_serves(stages):
+    runtime = stages[-1]
+    workdir = _args(runtime, "WORKDIR")[-1]
+    assert f". {workdir}" in _args(runtime, "COPY")
+    ignored = (REPO / ".dockerignore").read_text().split()
+    for needed in ("manage.py", "leaderboard", "scoring", "templates", "static", "requirements.txt"):
+        assert needed not in ignored and (REPO / needed).exists(), needed
 
 
 def test_the_runtime_runs_as_a_non_root_user(stages):
     runtime = stages[-1]
     users = _args(runtime, "USER")
     assert users and users[-1] not in {"root", "0"}
-    assert any("useradd --system --gid app" in run for run in _args(runtime, "RUN"))
+    assert any(users[-1] in run for run in _args(runtime, "RUN")), "the user is created in the image"
     # USER comes after every RUN, so nothing at run time has root's rights.
     keywords = [kw for kw, _ in runtime["instructions"]]
     assert keywords.index("USER") > max(i for i, kw in enumerate(keywords) if kw == "RUN")
@@ -80,9 +111,16 @@ def test_static_files_are_collected_at_build_with_a_key_not_used_at_runtime(stag
     assert build_key != "insecure-development-key-do-not-use-in-production"
 
 
-def test_the_default_command_is_gunicorn(stages):
-    cmd = _args(stages[-1], "CMD")[-1]
-    assert cmd.startswith('["gunicorn", "leaderboard.wsgi:application"')
+def _requirement_names() -> set[str]:
+    lines = (REPO / "requirements.txt").read_text().splitlines()
+    return {re.split(r"[\[=<>]", line)[0].lower() for line in lines if line and not line.startswith("#")}
+
+
+def test_the_default_command_serves_the_wsgi_app_with_a_pinned_gunicorn(stages):
+    cmd = json.loads(_args(stages[-1], "CMD")[-1])
+    assert cmd[0] == "gunicorn" and "gunicorn" in _requirement_names()
+    module, _, attribute = cmd[1].partition(":")
+    assert callable(getattr(importlib.import_module(module), attribute))
     assert "EXPOSE" in [kw for kw, _ in stages[-1]["instructions"]]
 
 
@@ -115,12 +153,18 @@ def test_the_web_health_check_asks_healthz(compose):
     assert "http://127.0.0.1:8000/healthz" in " ".join(compose["services"]["web"]["healthcheck"]["test"])
 
 
-def test_web_worker_and_beat_run_one_image_with_their_own_commands(compose):
+def test_web_worker_and_beat_run_one_image_with_the_apps_of_this_repository(compose):
     services = compose["services"]
     assert services["web"]["image"] == services["worker"]["image"] == services["beat"]["image"]
-    assert services["web"]["command"][:2] == ["gunicorn", "leaderboard.wsgi:application"]
-    assert services["worker"]["command"][:4] == ["celery", "-A", "leaderboard", "worker"]
-    assert services["beat"]["command"][:4] == ["celery", "-A", "leaderboard", "beat"]
+    assert services["web"]["command"][0] == "gunicorn"
+    module, _, attribute = services["web"]["command"][1].partition(":")
+    assert callable(getattr(importlib.import_module(module), attribute))
+    for name, role in (("worker", "worker"), ("beat", "beat")):
+        command = services[name]["command"]
+        assert command[0] == "celery" and role in command
+        app = command[command.index("-A") + 1]
+        # ``celery -A leaderboard`` finds the package's ``celery_app``, the app make run's worker uses.
+        assert importlib.import_module(app).celery_app.main == "leaderboard"
     assert services["web"]["ports"]
 
 

@@ -3,18 +3,49 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_the_readme_opens_with_exactly_the_two_commands():
+def _makefile_targets() -> set[str]:
+    makefile = (REPO / "Makefile").read_text()
+    return set(re.findall(r"^([A-Za-z][\w.-]*):(?!=)", makefile, re.MULTILINE))
+
+
+def _readme_commands() -> list[str]:
+    """The commands of the README's first code block (indented lines), without their comments."""
     lines = (REPO / "README.md").read_text().splitlines()
-    assert lines[0].split("#")[0].strip() == "make run"
-    assert lines[1].split("#")[0].strip() == "make test"
-    assert lines[2].strip() == ""
-    assert "docs/screenshots/home.png" in (REPO / "README.md").read_text()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    "))
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("    "):
+            break
+        block.append(line.split("#")[0].strip())
+    return block
+
+
+def test_the_readme_starts_with_its_title_and_gives_make_run_and_make_test_first():
+    text = (REPO / "README.md").read_text()
+    assert text.startswith("# ")
+    assert _readme_commands() == ["make run", "make test"]
+    assert "docs/screenshots/home.png" in text
     assert (REPO / "docs" / "screenshots" / "home.png").is_file()
+
+
+def test_the_readme_commands_are_targets_of_the_makefile():
+    targets = _makefile_targets()
+    for command in _readme_commands():
+        program, target = command.split()[:2]
+        assert program == "make" and target in targets, command
+
+
+def test_make_run_serves_on_the_port_given_as_port():
+    dry = subprocess.run(
+        ["make", "-n", "run", "PORT=8123"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout
+    assert "manage.py runall --port 8123" in dry
 
 
 def test_every_environment_variable_of_the_settings_is_documented():

@@ -34,6 +34,7 @@ _DROP = {
     "EMAIL_USE_SSL",
     "MEDIA_ROOT",
     "PRIVATE_STORAGE_ROOT",
+    "STORAGE_URL",
     "STATIC_ROOT",
     "CELERY_FS_DIR",
     "CACHE_DIR",

@@ -79,3 +79,45 @@ def test_production_collectstatic_builds_a_manifest_with_plotly(tmp_path):
     manifest = (tmp_path / "static" / "staticfiles.json").read_text()
     assert '"vendor/plotly/plotly.min.js"' in manifest
     assert list((tmp_path / "static" / "vendor" / "plotly").glob("plotly.min.*.js.gz"))
+
+
+@pytest.fixture
+def debug_static(settings, tmp_path, db):
+    """The static setup of make run (DEBUG): manifest-free compressed storage, collected, autorefresh on."""
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "page.js").write_text("console.log('collected');\n" * 200)
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, source]
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    }
+    settings.WHITENOISE_AUTOREFRESH = True
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_MAX_AGE = 0
+    call_command("collectstatic", interactive=False, verbosity=0)
+    return source
+
+
+def test_under_debug_plotly_is_served_compressed_and_cacheable_for_a_day(debug_static):
+    response = Client().get("/static/vendor/plotly/plotly.min.js", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    assert int(response["Content-Length"]) < PLOTLY_JS.stat().st_size / 2
+    assert response["Cache-Control"] == "max-age=86400, public"
+
+
+def test_under_debug_our_own_files_are_compressed_and_revalidated(debug_static):
+    response = Client().get("/static/page.js", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert response["Cache-Control"] == "max-age=0, public"
+
+
+def test_under_debug_a_source_edited_after_collectstatic_is_served_fresh(debug_static):
+    edited = debug_static / "page.js"
+    edited.write_text("console.log('edited');\n")
+    later = edited.stat().st_mtime + 5
+    os.utime(edited, (later, later))
+    response = Client().get("/static/page.js", HTTP_ACCEPT_ENCODING="gzip")
+    assert b"".join(response.streaming_content) == b"console.log('edited');\n"

@@ -156,3 +156,52 @@ def test_the_benchmark_script_runs_on_a_tiny_input():
     # Timings on a tiny input say nothing; only check the table is complete and the metrics agree.
     assert re.search(r"metrics agree with sklearn \(1e-9\)\s+True", result.stdout), result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+USAGE_TRUTH = """seed,drug_1,drug_2,context,label,usage
+0,D1,D2,C1,1,public
+0,D1,D3,C1,0,private
+0,D1,D2,C1,0,public
+0,D2,D3,C2,1,private
+1,D1,D2,C1,1,private
+1,D3,D1,C2,0,public
+"""
+
+
+@pytest.mark.parametrize("part", ["public", "private", "all"])
+def test_score_split_reproduces_each_part_from_the_usage_column(write, part):
+    from scoring import SplitSpec, score_parts
+
+    truth, pred = write("t.csv", USAGE_TRUTH), write("p.csv", CHEMICALX_PREDICTION)
+    result = run("score", "chemicalx-drugcomb", "--truth", truth, "--pred", pred, "--split", part, "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    expected = score_parts("chemicalx-drugcomb", truth, pred, SplitSpec.usage())[part]
+    assert payload["split"] == part
+    assert payload["metrics"] == pytest.approx({k: v for k, v in expected.metrics.items()})
+
+
+def test_score_split_with_a_fraction_reproduces_the_hash_split(write):
+    from scoring import SplitSpec, score_parts
+
+    truth, pred = write("t.csv", CHEMICALX_TRUTH), write("p.csv", CHEMICALX_PREDICTION)
+    args = ("score", "chemicalx-drugcomb", "--truth", truth, "--pred", pred, "--split", "private")
+    result = run(*args, "--fraction", "0.5", "--split-seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert "Part     private rows" in result.stdout
+    expected = score_parts("chemicalx-drugcomb", truth, pred, SplitSpec.hashed(0.5, 1))["private"]
+    assert f"Rows     {expected.n_rows:,} predictions" in result.stdout
+
+
+def test_score_refuses_a_fraction_without_a_split(write):
+    truth, pred = write("t.csv", CHEMICALX_TRUTH), write("p.csv", CHEMICALX_PREDICTION)
+    result = run("score", "chemicalx-drugcomb", "--truth", truth, "--pred", pred, "--fraction", "0.5")
+    assert result.returncode == 2
+    assert "--fraction needs --split" in result.stderr
+
+
+def test_inputs_of_a_truth_with_a_usage_column_leave_the_column_out(write):
+    result = run("inputs", "chemicalx-drugcomb", "--truth", write("t.csv", USAGE_TRUTH))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "seed,drug_1,drug_2,context"
+    assert "public" not in result.stdout and "private" not in result.stdout

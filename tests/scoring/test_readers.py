@@ -68,6 +68,30 @@ def test_it_accepts_a_non_seekable_stream():
     assert read_bytes(Pipe(gzip.compress(b"key,value\na,1\n"))) == b"key,value\na,1\n"
 
 
+def test_an_io_error_of_a_stream_reaches_the_caller_and_is_not_a_problem_of_the_file():
+    class Dropped(io.RawIOBase):
+        """A network stream that breaks after its first bytes (a storage server gone away)."""
+
+        def __init__(self, data: bytes) -> None:
+            self._head = data[:2]
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:
+            if not self._head:
+                raise ConnectionResetError("connection reset by peer")
+            chunk, self._head = self._head, b""
+            buffer[: len(chunk)] = chunk
+            return len(chunk)
+
+    for content in (b"key,value\na,1\n", gzip.compress(b"key,value\na,1\n")):
+        with pytest.raises(ConnectionResetError):
+            read_bytes(Dropped(content))
+    with pytest.raises(ScoringError, match="could not be decompressed"):
+        read_bytes(io.BytesIO(gzip.compress(b"key,value\na,1\n")[:-6]))
+
+
 def test_it_strips_a_utf8_byte_order_mark():
     table = table_of("\ufeffkey,value\nä,1\n".encode())
     assert list(table.frame.columns) == ["key", "value"]

@@ -28,7 +28,7 @@ def test_the_example_file_is_a_valid_prediction(client, mudi_phase):
     response = client.get("/tasks/mudi/example.csv")
     assert response.status_code == 200
     assert "attachment" in response["Content-Disposition"]
-    score = scoring.score_files("mudi", mudi_phase.truth_file.path, response.content)
+    score = scoring.score_files("mudi", mudi_phase.truth_file.read(), response.content)
     assert score.n_rows == 12
 
 
@@ -42,7 +42,7 @@ def test_the_example_file_scores_for_every_kind_of_task(client, db, slug):
     inputs = client.get(f"/tasks/{slug}/inputs.csv").content
     assert b"label" not in inputs.splitlines()[0] and b",y" not in inputs.splitlines()[0]
     example = client.get(f"/tasks/{slug}/example.csv").content
-    score = scoring.score_files(slug, phase.truth_file.path, example)
+    score = scoring.score_files(slug, phase.truth_file.read(), example)
     assert score.n_rows > 0
 
 

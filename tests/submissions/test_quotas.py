@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -46,16 +45,21 @@ def test_quotas_are_per_team(mudi_phase, alice, alice_lab, sent):
     assert Submission.objects.count() == 2
 
 
-def stored_files(root) -> set:
-    return {p for p in root.rglob("*") if p.is_file()}
+def stored_files(storage, folder: str) -> set:
+    """Every file under ``folder``, through the storage API (a local folder or a bucket)."""
+    folders, files = storage.listdir(folder)
+    found = {f"{folder}/{name}" for name in files}
+    for sub in folders:
+        found |= stored_files(storage, f"{folder}/{sub}")
+    return found
 
 
 def test_a_refused_upload_leaves_no_file_behind(mudi_phase, alice, sent, monkeypatch):
     mudi_phase.daily_limit = 1
     mudi_phase.save()
     first = make_submission(mudi_phase, alice.personal_team, alice)
-    root = Path(first.file.path).parent.parent
-    before = stored_files(root)
+    storage, root = first.file.storage, first.file.name.rsplit("/", 2)[0]  # submissions/<phase>
+    before = stored_files(storage, root)
     with pytest.raises(quotas.QuotaExceeded):
         make_submission(mudi_phase, alice.personal_team, alice)
     # Also when the early check passes and the locked one refuses (a concurrent upload won the race).
@@ -71,7 +75,7 @@ def test_a_refused_upload_leaves_no_file_behind(mudi_phase, alice, sent, monkeyp
     with pytest.raises(quotas.QuotaExceeded):
         make_submission(mudi_phase, alice.personal_team, alice)
     assert len(calls) == 2
-    assert stored_files(root) == before
+    assert stored_files(storage, root) == before
 
 
 def test_failures_of_either_kind_are_not_charged(mudi_phase, alice, sent):

@@ -118,7 +118,7 @@ def test_a_transient_error_is_retried_and_then_scores(queued, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(scoring, "score_files", flaky)
-    monkeypatch.setattr(tasks.random, "random", lambda: 0.0)
+    monkeypatch.setattr(services.random, "random", lambda: 0.0)
     result = tasks.score_submission.apply(args=[str(queued.pk)])
     assert result.get() == "scored"
     queued.refresh_from_db()
@@ -134,7 +134,7 @@ def test_a_persistent_transient_error_gives_up_as_a_platform_failure(queued, mon
     assert tasks.score_submission.apply(args=[str(queued.pk)]).get() == "platform"
     queued.refresh_from_db()
     assert queued.status == Submission.Status.FAILED and queued.error_kind == Submission.ErrorKind.PLATFORM
-    assert queued.attempts == tasks.MAX_RETRIES + 1
+    assert queued.attempts == services.MAX_RETRIES + 1
 
 
 def test_a_submission_whose_worker_keeps_dying_is_stopped(queued, settings):

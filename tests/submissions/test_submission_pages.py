@@ -168,3 +168,28 @@ def test_an_outsider_cannot_change_visibility(client, public_scored, charlie):
     assert client.post(f"/submissions/{public_scored.pk}/visibility", {"visibility": "private"}).status_code == 403
     public_scored.refresh_from_db()
     assert public_scored.is_public
+
+
+@pytest.mark.parametrize(
+    "who, manages, reruns",
+    [("alice", True, False), ("bob", False, False), ("olga", False, True), ("charlie", False, False)],
+)
+def test_the_page_offers_each_user_only_their_actions(client, public_scored, who, manages, reruns, request):
+    client.force_login(request.getfixturevalue(who))
+    page = client.get(f"/submissions/{public_scored.pk}/").content.decode()
+    assert (f'action="/submissions/{public_scored.pk}/visibility"' in page) is manages
+    assert (f'action="/submissions/{public_scored.pk}/rerun"' in page) is reruns
+    assert (f'href="/submissions/{public_scored.pk}/file"' in page) is (manages or reruns)
+
+
+def test_the_page_decides_access_once(client, private_lab, alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    private_lab.phase.challenge.organizers.add(alice)
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/submissions/{private_lab.pk}/").status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len([s for s in sql if 'FROM "accounts_membership"' in s]) == 1
+    assert len([s for s in sql if '"challenges_challenge_organizers"' in s]) == 1

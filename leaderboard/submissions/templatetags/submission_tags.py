@@ -1,13 +1,21 @@
-"""Template helpers for submission pages."""
+"""Template helpers for submission pages, and the submissions section of the profile page."""
 
 from __future__ import annotations
 
 import markdown as markdown_lib
 import nh3
 from django import template
+from django.apps import apps
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.safestring import mark_safe
 
+from leaderboard.submissions.models import Submission
+
 register = template.Library()
+
+# The profile lists this many of the latest submissions; older ones are on the boards.
+PROFILE_SUBMISSIONS = 50
 
 ALLOWED_TAGS = {
     "p",
@@ -50,3 +58,47 @@ def metric_value(value) -> str:
     if value is None:
         return "—"
     return f"{value:.4f}"
+
+
+@register.simple_tag
+def latest_submissions_of(user) -> list[Submission]:
+    """``{% latest_submissions_of user as submissions %}``: the user's own and their teams' latest submissions."""
+    return _with_task_and_rank(
+        list(
+            Submission.objects.filter(Q(user=user) | Q(team__memberships__user=user))
+            .distinct()
+            .select_related("phase", "team")
+            .order_by("-created_at")[:PROFILE_SUBMISSIONS]
+        )
+    )
+
+
+def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
+    """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
+
+    The rank is the submission's row on the task's default board (ranked by the primary
+    metric); a submission that is not its method's row on the board has none. The board
+    rows are looked up by model name: the boards app sits above this one.
+    """
+    board_row = apps.get_model("boards", "BoardRow")
+    # Rows keep sort keys, not ranks: the rank is 1 + the distinct better keys among the rows
+    # the submitter's team sees (public rows and its own private ones), as the board computes it.
+    better = (
+        board_row.objects.filter(board=OuterRef("board"), quality__lt=OuterRef("quality"))
+        .filter(Q(is_public=True) | Q(team_id=OuterRef("team_id")))
+        .values("board")
+        .annotate(n=Count("quality", distinct=True))
+        .values("n")
+    )
+    found = (
+        board_row.objects.filter(submission__in=submissions, quality__startswith="0")
+        .annotate(better=Coalesce(Subquery(better), 0))
+        .values("submission_id", "board__metric", "better")
+    )
+    ranks = {(row["submission_id"], row["board__metric"]): row["better"] + 1 for row in found}
+    for submission in submissions:
+        task = submission.phase.task
+        submission.task_name = f"{task.dataset_name} · {task.split}"
+        submission.metric_name = task.metric(task.primary).name
+        submission.board_rank = ranks.get((submission.pk, task.primary))
+    return submissions

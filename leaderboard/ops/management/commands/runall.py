@@ -27,19 +27,55 @@ from leaderboard.ops.demo import DEMO_USERNAME, demo_login_exists, demo_password
 STOP_TIMEOUT_SECONDS = 15
 
 
+def site_url_for(addr: str, port: int) -> str:
+    """The address a browser on this machine uses for a server listening on ``addr:port``."""
+    host = "127.0.0.1" if addr in {"0.0.0.0", "::", ""} else addr
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
+
+
+def child_env(addr: str, port: int) -> dict[str, str]:
+    """The environment of web, worker and beat.
+
+    Children must agree with this process on where local state lives, whatever
+    decided it here (VAR_DIR set or derived), so the resolved folders are passed on.
+    ``SITE_URL`` (the host of links in emails and exports) follows ``--port`` unless
+    it was set explicitly, e.g. to a public address in front of this server.
+    """
+    env = dict(os.environ)
+    env.update(
+        {
+            "VAR_DIR": str(settings.VAR_DIR),
+            "CELERY_FS_DIR": str(settings.CELERY_FS_DIR),
+            "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+            "PRIVATE_STORAGE_ROOT": str(settings.PRIVATE_STORAGE_ROOT),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    if not os.environ.get("SITE_URL"):
+        env["SITE_URL"] = site_url_for(addr, port)
+    return env
+
+
 class Command(BaseCommand):
     help = "Run web (runserver), a Celery worker and beat in the foreground; Ctrl-C stops all of them."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--addr", default="127.0.0.1", help="Address the web server listens on.")
-        parser.add_argument("--port", type=int, default=8000, help="Port the web server listens on.")
+        parser.add_argument(
+            "--port",
+            type=int,
+            default=int(os.environ.get("PORT") or 8000),
+            help="Port the web server listens on (default: $PORT, else 8000); links in emails follow it.",
+        )
         parser.add_argument("--concurrency", type=int, default=2, help="Worker processes of the Celery worker.")
 
     def handle(self, *args, addr: str, port: int, concurrency: int, **options) -> None:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         url = f"http://{addr}:{port}/"
-        children = self._start_children(self._commands(addr, port, concurrency))
+        children = self._start_children(self._commands(addr, port, concurrency), child_env(addr, port))
 
         def request_stop(signum, frame) -> None:
             self._stop.set()
@@ -77,19 +113,7 @@ class Command(BaseCommand):
             "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={settings.CELERY_BEAT_SCHEDULE_FILENAME}"],
         }
 
-    def _start_children(self, commands: dict[str, list[str]]) -> dict[str, subprocess.Popen]:
-        env = dict(os.environ)
-        # Children must agree with this process on where local state lives, whatever
-        # decided it here (VAR_DIR set or derived), so pass the resolved folders on.
-        env.update(
-            {
-                "VAR_DIR": str(settings.VAR_DIR),
-                "CELERY_FS_DIR": str(settings.CELERY_FS_DIR),
-                "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-                "PRIVATE_STORAGE_ROOT": str(settings.PRIVATE_STORAGE_ROOT),
-                "PYTHONUNBUFFERED": "1",
-            }
-        )
+    def _start_children(self, commands: dict[str, list[str]], env: dict[str, str]) -> dict[str, subprocess.Popen]:
         Path(settings.CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
         children = {}
         for name, command in commands.items():

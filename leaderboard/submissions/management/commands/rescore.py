@@ -32,9 +32,7 @@ class Command(BaseCommand):
         for submission in finished.order_by("created_at"):
             services.requeue(submission, enqueue=not now)
             if now:
-                from leaderboard.submissions.tasks import score_submission
-
-                score_submission.apply(args=[str(submission.pk)])
+                services.score_submission.apply(args=[str(submission.pk)])
             count += 1
         where = "in this process" if now else "by the workers"
         self.stdout.write(f"{count} submission(s) of {task} re-queued, scored {where} (scorer {scoring.__version__}).")

@@ -1,4 +1,9 @@
-"""manage.py load_benchmarks [--demo]: the standing challenges, and with --demo, truths and baselines."""
+"""manage.py load_benchmarks [--demo]: the standing challenges, and with --demo, truths and baselines.
+
+It lives in ops, above the apps it drives: challenges (phases and truths) and
+submissions (baselines scored through the real task), so neither of those
+imports the other the wrong way.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +17,12 @@ import scoring
 from leaderboard.challenges.demo import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
+from leaderboard.submissions.baselines import ensure_baselines
+from leaderboard.submissions.services import score_submission
 
 
 def run_scoring_task(submission_id) -> str:
     """Run the worker's task function in this process (same code path, no broker round trip)."""
-    from leaderboard.submissions.tasks import score_submission
-
     return score_submission.apply(args=[str(submission_id)]).get(propagate=False)
 
 
@@ -41,8 +46,6 @@ class Command(BaseCommand):
         )
         if not demo:
             return
-        from leaderboard.submissions.baselines import ensure_baselines
-
         started = time.monotonic()
         slugs = task or list(scoring.TASKS)
         for slug in slugs:
@@ -58,8 +61,7 @@ class Command(BaseCommand):
                     self.stdout.write(f"  {slug}: {kind} truth {state} ({source.source})")
                 if no_baselines:
                     continue
-                truth_path = Path(phase.truth_file.path)
-                created = ensure_baselines(phase, truth_path, run=run_scoring_task)
+                created = ensure_baselines(phase, phase.truth_file, run=run_scoring_task)
                 if created:
                     states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
                     self.stdout.write(f"    baselines {states}")

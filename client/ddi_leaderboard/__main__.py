@@ -1,0 +1,3 @@
+from ddi_leaderboard.cli import run
+
+run()

@@ -1,0 +1,258 @@
+"""``ddi-leaderboard``: log in, list tasks, download inputs, validate offline, submit and wait, read boards.
+
+Exit status: 0 ok, 2 invalid input (a bad file or argument), 3 authentication,
+4 quota or rate limit, 5 server or network. Errors are sentences, never tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from ddi_leaderboard import config
+from ddi_leaderboard.client import Client
+from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, EXIT_SERVER, AuthError, ClientError, InvalidSubmission
+
+EPILOG = "Exit status: 0 ok, 2 invalid input, 3 authentication, 4 quota or rate limit, 5 server or network."
+
+
+def _client(ctx: click.Context) -> Client:
+    return Client(ctx.obj["url"], ctx.obj["token"])
+
+
+def _print_problems(error: InvalidSubmission) -> None:
+    click.echo(str(error), err=True)
+    for problem in error.errors:
+        where = []
+        if problem.get("line") is not None:
+            where.append(f"line {problem['line']}")
+        if problem.get("column"):
+            where.append(f"column {problem['column']}")
+        prefix = f"  [{', '.join(where)}] " if where else "  "
+        click.echo(prefix + problem["message"], err=True)
+    hidden = error.error_count - len(error.errors)
+    if hidden > 0:
+        click.echo(f"  ... and {hidden} more problem{'s' if hidden != 1 else ''}.", err=True)
+
+
+@click.group(epilog=EPILOG)
+@click.option(
+    "--url", envvar=config.URL_VARIABLE, help=f"server URL (default: saved by login, or {config.DEFAULT_URL})"
+)
+@click.option("--token", envvar=config.TOKEN_VARIABLE, help="API token (default: saved by login)")
+@click.pass_context
+def cli(ctx: click.Context, url: str | None, token: str | None) -> None:
+    """Submit to and read the DDI Leaderboard."""
+    ctx.obj = {"url": url, "token": token}
+
+
+@cli.command()
+@click.option("--token", "new_token", prompt="API token (from your profile page)", hide_input=True)
+@click.pass_context
+def login(ctx: click.Context, new_token: str) -> None:
+    """Check a token against the server and save it (0600) in your config folder."""
+    client = Client(ctx.obj["url"], new_token.strip())
+    client.submissions()  # raises AuthError for a bad token
+    path = config.save(client.url, client.token)
+    click.echo(f"Logged in to {client.url}; the token is saved in {path}.")
+
+
+@cli.command()
+@click.pass_context
+def tasks(ctx: click.Context) -> None:
+    """List the tasks."""
+    rows = [("slug", "family", "split", "primary metric")]
+    rows += [(t["slug"], t["family"], t["split"], t["primary_metric"]) for t in _client(ctx).tasks()]
+    _table(rows)
+
+
+@cli.command()
+@click.argument("task")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.pass_context
+def inputs(ctx: click.Context, task: str, output: Path) -> None:
+    """Download the task's test inputs (the keys to predict)."""
+    output.write_bytes(_client(ctx).inputs(task))
+    click.echo(f"Wrote the test inputs of {task} to {output}.")
+
+
+@cli.command()
+@click.argument("task")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.pass_context
+def example(ctx: click.Context, task: str, output: Path) -> None:
+    """Download a valid example prediction file."""
+    output.write_bytes(_client(ctx).example(task))
+    click.echo(f"Wrote an example prediction file for {task} to {output}.")
+
+
+@cli.command()
+@click.argument("task")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--inputs", "inputs_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="the task's inputs file (default: downloaded from the server once and cached)")  # fmt: skip
+@click.pass_context
+def validate(ctx: click.Context, task: str, file: Path, inputs_path: Path | None) -> None:
+    """Check a prediction file offline with the server's own checks (no token needed)."""
+    n_rows = _client(ctx).validate(task, file, inputs=inputs_path)
+    click.echo(f"Valid: {n_rows:,} rows for {task}.")
+
+
+def _declarations(values: tuple[str, ...]) -> dict:
+    out: dict[str, list[str]] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--declare")
+        out.setdefault(key.strip(), []).extend(v.strip() for v in value.split(",") if v.strip())
+    return out
+
+
+@cli.command()
+@click.argument("task")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--method", required=True, help="the method's name on the board")
+@click.option("--description-file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--paper", default="", help="paper URL")
+@click.option("--code", default="", help="code URL")
+@click.option("--team", help="team slug (default: your personal team)")
+@click.option("--private", is_flag=True, help="only your team and organizers see it")
+@click.option("--external-data", is_flag=True, help="the method uses data beyond the benchmark's training set")
+@click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]", help="a task declaration, e.g. modalities=graph")
+@click.option("--wait", is_flag=True, help="wait until scored; print the primary metric and the rank")
+@click.pass_context
+def submit(ctx, task, file, method, description_file, paper, code, team, private, external_data, declare, wait) -> None:
+    """Validate offline, upload (never an invalid file), and optionally wait for the score."""
+    client = _client(ctx)
+    if not client.token:
+        raise AuthError("Submitting needs a token: run 'ddi-leaderboard login' or set DDI_LEADERBOARD_TOKEN.")
+    n_rows = client.validate(task, file)
+    click.echo(f"Valid: {n_rows:,} rows. Uploading {file.name} ...", err=True)
+    with tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="upload", file=sys.stderr) as bar:
+        submission = client.submit(
+            task, file, method=method, description=description_file.read_text() if description_file else "",
+            paper_url=paper, code_url=code, team=team, private=private, uses_external_data=external_data,
+            declarations=_declarations(declare), validate=False, progress=bar.update,
+        )  # fmt: skip
+    click.echo(f"Submitted {submission['id']} ({submission['status']}): {submission['url']}")
+    if not wait:
+        return
+    final = client.wait(submission["id"], on_update=lambda s: None)
+    _report(client, final)
+    if final["status"] == "failed":
+        ctx.exit(EXIT_INVALID if final.get("error_kind") == "invalid" else 5)
+
+
+def _report(client: Client, status: dict) -> None:
+    if status["status"] == "scored":
+        primary = status["primary"]
+        value = "not computed" if primary["value"] is None else repr(primary["value"])
+        click.echo(f"Scored: {primary['key']} = {value}")
+        rank = client.rank_of(status["task"], status["id"])
+        click.echo(f"Rank: {rank if rank is not None else 'unranked'} on {status['task']}")
+    elif status["status"] == "failed":
+        click.echo(f"Failed: {status.get('error') or 'no reason given'}", err=True)
+        for problem in status.get("problems", []):
+            click.echo(f"  {problem['message']}", err=True)
+    else:
+        position = status.get("queue_position")
+        click.echo(f"Status: {status['status']}" + (f" (position {position} in the queue)" if position else ""))
+
+
+@cli.command()
+@click.argument("submission_id")
+@click.pass_context
+def status(ctx: click.Context, submission_id: str) -> None:
+    """Show a submission's status and primary metric."""
+    client = _client(ctx)
+    current = client.status(submission_id)
+    click.echo(f"{current['id']}  {current['task']}  {current['method_name']}  {current['team']}")
+    _report(client, current)
+
+
+@cli.command()
+@click.option("--task", help="only this task")
+@click.pass_context
+def submissions(ctx: click.Context, task: str | None) -> None:
+    """List your teams' submissions, newest first."""
+    rows = [("id", "task", "method", "team", "status", "primary")]
+    for s in _client(ctx).submissions(task=task):
+        value = s["primary"]["value"]
+        rows.append(
+            (s["id"], s["task"], s["method_name"], s["team"], s["status"], "" if value is None else f"{value:.4f}")
+        )
+    _table(rows)
+
+
+@cli.command()
+@click.argument("task")
+@click.option("--direction", type=click.Choice(["aware", "agnostic"]), help="MUDI: which view")
+@click.option("--private", is_flag=True, help="add your teams' private rows")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@click.pass_context
+def leaderboard(ctx: click.Context, task: str, direction: str | None, private: bool, fmt: str) -> None:
+    """Print a task's leaderboard: the CSV export's columns and ranks."""
+    client = _client(ctx)
+    options = {k: v for k, v in {"direction": direction, "private": "1" if private else None}.items() if v}
+    if fmt == "csv":
+        click.echo(client.leaderboard_csv(task, **options), nl=False)
+        return
+    rows = client.leaderboard(task, **options)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=1))
+        return
+    if not rows:
+        click.echo(f"No entries on {task} yet.")
+        return
+    detail = client.task(task)
+    metric = detail["primary_metric"]
+    if direction == "agnostic":
+        metric = metric.replace("aware/", "agnostic/", 1)
+    table = [("rank", "method", "team", metric)]
+    for row in rows:
+        value = row.get(metric)
+        rank = "" if row["rank"] is None else str(row["rank"])
+        table.append((rank, row["method"], row["team"], "—" if value is None else f"{value:.4f}"))
+    _table(table)
+
+
+def _table(rows: list[tuple]) -> None:
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        click.echo("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The console entry point; returns (and exits with) the documented status."""
+    try:
+        cli.main(args=argv, prog_name="ddi-leaderboard", standalone_mode=False)
+    except InvalidSubmission as error:
+        _print_problems(error)
+        return error.exit_code
+    except ClientError as error:
+        click.echo(f"Error: {error}", err=True)
+        return error.exit_code
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.ClickException as error:
+        error.show()
+        return EXIT_INVALID
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return EXIT_INVALID
+    except OSError as error:
+        click.echo(f"Error: {error.strerror or error} ({getattr(error, 'filename', '') or 'file'}).", err=True)
+        return EXIT_INVALID
+    except Exception as error:  # a bug of ours: still a sentence, not a traceback
+        click.echo(f"Error: the client failed unexpectedly ({error.__class__.__name__}: {error}).", err=True)
+        return EXIT_SERVER
+    return EXIT_OK
+
+
+def run() -> None:
+    """The ``ddi-leaderboard`` console script."""
+    sys.exit(main())

@@ -1,0 +1,272 @@
+"""``Client``: the API in Python, for scripts and notebooks."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+import scoring
+from ddi_leaderboard import config
+from ddi_leaderboard.errors import AuthError, ClientError, InvalidInput, InvalidSubmission, QuotaExceeded, ServerError
+
+FINISHED = ("scored", "failed")
+
+
+def _describe(error: httpx.HTTPError, url: str) -> str:
+    if isinstance(error, httpx.ConnectError):
+        return f"Could not connect to {url}: is the server running and the URL right?"
+    if isinstance(error, httpx.TimeoutException):
+        return f"The server at {url} did not answer in time; try again later."
+    return f"The request to {url} failed: {error.__class__.__name__}."
+
+
+class _Progress(io.BytesIO):
+    """Bytes that report how much was read: httpx streams an upload with read(), knowing its length."""
+
+    def __init__(self, data: bytes, callback: Callable[[int], None] | None) -> None:
+        super().__init__(data)
+        self._callback = callback
+
+    def read(self, size: int | None = -1) -> bytes:
+        chunk = super().read(size)
+        if self._callback and chunk:
+            self._callback(len(chunk))
+        return chunk
+
+
+class Client:
+    """A DDI Leaderboard API client.
+
+    >>> client = Client("http://127.0.0.1:8000", "ddi_...")
+    >>> submission = client.submit("mudi", "predictions.csv", method="GraphDDI", declarations={"modalities": ["graph"]})
+    >>> client.wait(submission["id"])["primary"]["value"]
+    """
+
+    def __init__(
+        self, url: str | None = None, token: str | None = None, *, timeout: float = 120.0, transport=None
+    ) -> None:
+        self.url, self.token = config.resolve(url, token)
+        headers = {"User-Agent": "ddi-leaderboard-client/1.0", "Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout, transport=transport)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def _request(self, method: str, path: str, **kwargs) -> httpx.Response:
+        try:
+            response = self._http.request(method, path, **kwargs)
+        except httpx.HTTPError as error:
+            raise ServerError(_describe(error, self.url)) from None
+        if response.status_code >= 400:
+            raise self._error(response)
+        return response
+
+    def _json(self, method: str, path: str, **kwargs) -> Any:
+        response = self._request(method, path, **kwargs)
+        try:
+            return response.json()
+        except ValueError:
+            raise ServerError(f"The server at {self.url} answered {path} with something that is not JSON.") from None
+
+    def _error(self, response: httpx.Response) -> ClientError:
+        try:
+            problem = response.json()
+            if not isinstance(problem, dict):
+                problem = {}
+        except ValueError:
+            problem = {}
+        status = response.status_code
+        detail = str(problem.get("detail") or response.reason_phrase or f"HTTP {status}").rstrip(".") + "."
+        kind = str(problem.get("type", "")).rsplit("/", 1)[-1]
+        if status in (401, 403):
+            return AuthError(
+                f"{detail} Create a token on your profile page and run 'ddi-leaderboard login'.", problem=problem
+            )
+        if status == 429:
+            retry = response.headers.get("Retry-After")
+            when = f" Try again in {int(retry)} seconds." if retry and retry.isdigit() else ""
+            return QuotaExceeded(
+                detail + when, retry_after=int(retry) if retry and retry.isdigit() else None, problem=problem
+            )
+        if status == 422 and kind == "invalid-file":
+            return InvalidSubmission(detail, problem.get("errors", []), problem.get("error_count", 0), problem=problem)
+        if 400 <= status < 500:
+            errors = "; ".join(
+                f"{e.get('field') or 'request'}: {e.get('message')}"
+                for e in problem.get("errors", [])
+                if e.get("message")
+            )
+            return InvalidInput(detail + (f" ({errors})" if errors else ""), problem=problem)
+        return ServerError(f"The server failed ({status}): {detail} Try again later.", problem=problem)
+
+    # --- tasks and files --------------------------------------------------------------------------
+
+    def tasks(self) -> list[dict]:
+        return self._json("GET", "/api/v1/tasks")
+
+    def task(self, slug: str) -> dict:
+        return self._json("GET", f"/api/v1/tasks/{slug}")
+
+    def inputs(self, task: str) -> bytes:
+        """The task's test inputs (keys to predict, no labels) as CSV bytes."""
+        return self._request("GET", f"/tasks/{task}/inputs.csv").content
+
+    def example(self, task: str) -> bytes:
+        """A valid example prediction file for the task, as CSV bytes."""
+        return self._request("GET", f"/tasks/{task}/example.csv").content
+
+    def cached_inputs(self, task: str) -> Path:
+        """The task's inputs file, downloaded once per server and kept in the user's cache folder."""
+        host = urlparse(self.url).netloc.replace(":", "_") or "local"
+        path = config.cache_dir() / host / f"{task}-inputs.csv"
+        if not path.exists():
+            data = self.inputs(task)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(".part")
+            temporary.write_bytes(data)
+            temporary.replace(path)
+        return path
+
+    # --- validating and submitting -------------------------------------------------------------------
+
+    @staticmethod
+    def _file_bytes(path_or_dataframe) -> tuple[bytes, str]:
+        if hasattr(path_or_dataframe, "to_csv"):
+            return path_or_dataframe.to_csv(index=False).encode(), "predictions.csv"
+        path = Path(path_or_dataframe)
+        try:
+            return path.read_bytes(), path.name
+        except OSError as error:
+            raise InvalidInput(f"Could not read {path}: {error.strerror or error}.") from None
+
+    def validate(self, task: str, path_or_dataframe, *, inputs: str | Path | None = None) -> int:
+        """Check a file offline with the server's checks; returns its row count or raises InvalidSubmission.
+
+        ``inputs`` defaults to the task's inputs file, downloaded from the server once and cached.
+        """
+        data, _ = self._file_bytes(path_or_dataframe)
+        return validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+
+    def submit(
+        self,
+        task: str,
+        path_or_dataframe,
+        *,
+        method: str,
+        description: str = "",
+        paper_url: str = "",
+        code_url: str = "",
+        private: bool = False,
+        team: str | None = None,
+        uses_external_data: bool = False,
+        n_parameters: int | None = None,
+        declarations: dict | None = None,
+        validate: bool = True,
+        inputs: str | Path | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> dict:
+        """Validate locally (an invalid file is never uploaded), then upload; returns the queued submission."""
+        data, name = self._file_bytes(path_or_dataframe)
+        if validate:
+            validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+        fields: dict[str, str | list[str]] = {
+            "method_name": method,
+            "description": description,
+            "paper_url": paper_url,
+            "code_url": code_url,
+            "visibility": "private" if private else "public",
+            "uses_external_data": "yes" if uses_external_data else "no",
+        }
+        if team:
+            fields["team"] = team
+        if n_parameters is not None:
+            fields["n_parameters"] = str(n_parameters)
+        for key, value in (declarations or {}).items():
+            values = value if isinstance(value, (list, tuple)) else [value]
+            fields[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+        files = {"file": (name, _Progress(data, progress), "text/csv")}
+        return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=fields, files=files)
+
+    # --- following submissions --------------------------------------------------------------------------
+
+    def status(self, submission_id: str) -> dict:
+        return self._json("GET", f"/api/v1/submissions/{submission_id}")
+
+    def wait(
+        self, submission_id: str, *, timeout: float = 3600, interval: float = 1.0, on_update: Callable | None = None
+    ) -> dict:
+        """Poll until the submission is scored or failed; returns its final status."""
+        deadline = time.monotonic() + timeout
+        while True:
+            current = self.status(submission_id)
+            if on_update:
+                on_update(current)
+            if current["status"] in FINISHED:
+                return current
+            if time.monotonic() > deadline:
+                raise ServerError(f"Submission {submission_id} was not scored within {timeout:g} seconds.")
+            time.sleep(interval)
+
+    def submissions(self, *, task: str | None = None, status: str | None = None) -> list[dict]:
+        params = {k: v for k, v in {"task": task, "status": status}.items() if v}
+        return list(self._pages("/api/v1/submissions", params, "results"))
+
+    def set_visibility(self, submission_id: str, public: bool) -> dict:
+        return self._json(
+            "PATCH", f"/api/v1/submissions/{submission_id}", json={"visibility": "public" if public else "private"}
+        )
+
+    # --- boards ---------------------------------------------------------------------------------------------
+
+    def leaderboard(self, task: str, **options) -> list[dict]:
+        """Every row of a board view (options as on the page: direction, sort, private=1, filters)."""
+        return list(self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, **options}, "rows"))
+
+    def leaderboard_csv(self, task: str, **options) -> str:
+        return self._request("GET", f"/tasks/{task}/leaderboard.csv", params=options).text
+
+    def rank_of(self, task: str, submission_id: str) -> int | None:
+        """The submission's rank on the task's board (your private rows included), or None."""
+        for row in self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, "private": "1"}, "rows"):
+            if row["submission_id"] == str(submission_id):
+                return row["rank"]
+        return None
+
+    def _pages(self, path: str, params: dict, key: str) -> Iterator[dict]:
+        page = 1
+        while True:
+            body = self._json("GET", path, params={**params, "page": page})
+            yield from body[key]
+            if not body.get("next"):
+                return
+            page += 1
+
+
+def validate_bytes(task: str, data: bytes, inputs) -> int:
+    """scoring's offline check; InvalidSubmission carries its located errors."""
+    try:
+        return scoring.validate_prediction(task, data, inputs=inputs)
+    except scoring.ScoringError as error:
+        found = error.to_dict()
+        plural = "s" if error.total != 1 else ""
+        raise InvalidSubmission(
+            f"The file is not valid for {task}: {error.total} problem{plural}. Nothing was uploaded.",
+            found["errors"],
+            found["error_count"],
+        ) from None

@@ -1,0 +1,125 @@
+"""The JSON shapes of tasks, phases and submissions (one home each; views and docs follow them)."""
+
+from __future__ import annotations
+
+from leaderboard.boards.exports import describe_metric
+from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.submissions import quotas
+from leaderboard.submissions.models import Submission
+from leaderboard.submissions.presenters import status_payload
+
+
+def _absolute(request, path: str) -> str:
+    return request.build_absolute_uri(path)
+
+
+def task_dict(task, request) -> dict:
+    return {
+        "slug": task.slug,
+        "family": task.family,
+        "dataset": task.dataset,
+        "dataset_name": task.dataset_name,
+        "split": task.split,
+        "kind": task.kind,
+        "description": task.description,
+        "classes": list(task.classes),
+        "prediction_columns": list(task.prediction_columns),
+        "optional_prediction_columns": list(task.optional_prediction_columns),
+        "metrics": [describe_metric(task, m.key) for m in task.metrics],
+        "primary_metric": task.primary,
+        "tiebreak_metrics": list(task.secondary),
+        "seeds": list(task.seeds),
+        "spread": task.spread,
+        "citation": task.citation,
+        "paper_url": task.paper_url,
+        "caveats": list(task.caveats),
+        "declarations": [
+            {"key": d.key, "label": d.label, "help": d.help, "choices": list(d.choices) if d.choices else None}
+            for d in task.declarations
+        ],
+        "links": {
+            "board": _absolute(request, f"/tasks/{task.slug}/"),
+            "inputs": _absolute(request, f"/tasks/{task.slug}/inputs.csv"),
+            "example": _absolute(request, f"/tasks/{task.slug}/example.csv"),
+            "leaderboard": _absolute(request, f"/api/v1/tasks/{task.slug}/leaderboard"),
+            "submissions": _absolute(request, f"/api/v1/tasks/{task.slug}/submissions"),
+        },
+    }
+
+
+def quota_dict(team, quota: quotas.Quota) -> dict:
+    return {
+        "team": team.slug,
+        "team_name": team.name,
+        "daily_limit": quota.daily_limit,
+        "daily_used": quota.daily_used,
+        "total_limit": quota.total_limit,
+        "total_used": quota.total_used,
+        "remaining": quota.remaining,
+        "resets_at": quota.resets_at.isoformat(),
+    }
+
+
+def phase_dict(phase: Phase, request, teams) -> dict:
+    """A phase with its dates, limits and, for a caller with a token, each of their teams' quota."""
+    is_open = phase.is_open
+    base = f"/api/v1/challenges/{phase.challenge.slug}/phases/{phase.slug}"
+    return {
+        "slug": phase.slug,
+        "title": phase.title,
+        "challenge": phase.challenge.slug,
+        "task": phase.task_slug,
+        "starts_at": phase.starts_at.isoformat(),
+        "ends_at": phase.ends_at.isoformat() if phase.ends_at else None,
+        "is_open": is_open,
+        "accepts_submissions": is_open and phase.has_truth,
+        "daily_limit": phase.daily_limit,
+        "total_limit": phase.total_limit,
+        "board_mode": phase.board_mode,
+        "quota": None if teams is None else [quota_dict(t, quotas.quota_for(t, phase)) for t in teams],
+        "links": {
+            "self": _absolute(request, base),
+            "leaderboard": _absolute(request, f"{base}/leaderboard"),
+            "submissions": _absolute(request, f"{base}/submissions"),
+        },
+    }
+
+
+def challenge_dict(challenge: Challenge, request, teams) -> dict:
+    return {
+        "slug": challenge.slug,
+        "title": challenge.title,
+        "kind": challenge.kind,
+        "family": challenge.family or None,
+        "description": challenge.description,
+        "phases": [phase_dict(p, request, teams) for p in challenge.phases.all()],
+        "links": {"self": _absolute(request, f"/api/v1/challenges/{challenge.slug}")},
+    }
+
+
+def submission_dict(submission: Submission, request) -> dict:
+    """The status payload of the live page plus the submission's metadata."""
+    body = status_payload(submission)
+    body.update(
+        {
+            "task": submission.phase.task_slug,
+            "challenge": submission.phase.challenge.slug,
+            "phase": submission.phase.slug,
+            "team": submission.team.slug,
+            "team_name": submission.team.name,
+            "method_name": submission.method_name,
+            "description": submission.description,
+            "paper_url": submission.paper_url,
+            "code_url": submission.code_url,
+            "n_parameters": submission.n_parameters,
+            "uses_external_data": submission.uses_external_data,
+            "declarations": submission.declarations or {},
+            "visibility": "public" if submission.is_public else "private",
+            "file_name": submission.file_name,
+            "file_size": submission.file_size,
+            "sha256": submission.sha256,
+            "url": _absolute(request, body["url"]),
+            "links": {"self": _absolute(request, f"/api/v1/submissions/{submission.pk}")},
+        }
+    )
+    return body

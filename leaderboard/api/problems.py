@@ -1,0 +1,122 @@
+"""One error format for the whole API: RFC 9457 problem details (``application/problem+json``).
+
+Every error body has ``type``, ``title``, ``status`` and ``detail``; an error
+made of several problems adds ``errors`` (the list ``python -m scoring score
+--json`` prints: ``{"line", "column", "message"}``, plus ``field`` for form
+fields). The ``type`` values are documented in docs/api.md.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+
+CONTENT_TYPE = "application/problem+json"
+TYPE_BASE = "/api/v1/problems/"
+
+# The problem type of each DRF error code not raised as an ApiProblem.
+_DRF_TYPES = {
+    "not_authenticated": ("token-required", "Authentication required"),
+    "authentication_failed": ("invalid-token", "Invalid token"),
+    "permission_denied": ("forbidden", "Forbidden"),
+    "not_found": ("not-found", "Not found"),
+    "method_not_allowed": ("method-not-allowed", "Method not allowed"),
+    "not_acceptable": ("not-acceptable", "Not acceptable"),
+    "unsupported_media_type": ("unsupported-media-type", "Unsupported media type"),
+    "throttled": ("rate-limited", "Too many requests"),
+    "parse_error": ("malformed-request", "Malformed request"),
+    "invalid": ("invalid-request", "Invalid request"),
+}
+
+
+class ApiProblem(exceptions.APIException):
+    """An error with its own problem type; ``extra`` members are added to the body."""
+
+    def __init__(
+        self,
+        status_code: int,
+        kind: str,
+        title: str,
+        detail: str,
+        *,
+        errors: list[dict] | None = None,
+        headers: dict[str, str] | None = None,
+        **extra,
+    ) -> None:
+        super().__init__(detail)
+        self.status_code = status_code
+        self.kind = kind
+        self.title = title
+        self.errors = errors
+        self.headers = headers or {}
+        self.extra = extra
+
+
+class TokenProblem(exceptions.AuthenticationFailed):
+    """401 for a token that is unknown, revoked or expired (the type says which)."""
+
+    def __init__(self, kind: str, title: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.title = title
+
+
+def problem_body(status_code: int, kind: str, title: str, detail: str, **members) -> dict:
+    body = {"type": TYPE_BASE + kind, "title": title, "status": status_code, "detail": detail}
+    body.update({k: v for k, v in members.items() if v is not None})
+    return body
+
+
+def _flatten(detail, field: str | None = None) -> list[dict]:
+    """DRF's nested validation errors as a flat ``errors`` list."""
+    if isinstance(detail, dict):
+        out = []
+        for key, value in detail.items():
+            name = key if field is None else f"{field}.{key}"
+            out += _flatten(value, None if key == "non_field_errors" else name)
+        return out
+    if isinstance(detail, list):
+        return [item for value in detail for item in _flatten(value, field)]
+    return [{"line": None, "column": None, "field": field, "message": str(detail)}]
+
+
+def handler(exc, context):
+    """DRF's EXCEPTION_HANDLER: every error becomes a problem document."""
+    from rest_framework.views import exception_handler  # here: rest_framework.views imports our authentication
+
+    if isinstance(exc, Http404):
+        exc = ApiProblem(404, "not-found", "Not found", str(exc) or "Not found.")
+    elif isinstance(exc, PermissionDenied):
+        exc = ApiProblem(403, "forbidden", "Forbidden", str(exc) or "You may not do this.")
+    response = exception_handler(exc, context)
+    if response is None:
+        return None  # a bug: let Django's 500 handling log it
+    if isinstance(exc, ApiProblem):
+        body = problem_body(exc.status_code, exc.kind, exc.title, str(exc.detail), errors=exc.errors, **exc.extra)
+        for name, value in exc.headers.items():
+            response[name] = value
+    elif isinstance(exc, TokenProblem):
+        body = problem_body(response.status_code, exc.kind, exc.title, str(exc.detail))
+    else:
+        code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
+        if isinstance(exc, exceptions.ValidationError):
+            kind, title = _DRF_TYPES["invalid"]
+            body = problem_body(422, kind, title, "The request has invalid fields.", errors=_flatten(exc.detail))
+            response.status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+        else:
+            kind, title = _DRF_TYPES.get(code if isinstance(code, str) else "", ("error", "Error"))
+            detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+            body = problem_body(response.status_code, kind, title, str(detail))
+            if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+                body["retry_after"] = int(exc.wait + 0.999)
+    response.data = body
+    response.content_type = CONTENT_TYPE
+    return response
+
+
+def problem_response(status_code: int, kind: str, title: str, detail: str, **members) -> JsonResponse:
+    """A problem outside DRF's views (the API's catch-all 404)."""
+    return JsonResponse(
+        problem_body(status_code, kind, title, detail, **members), status=status_code, content_type=CONTENT_TYPE
+    )

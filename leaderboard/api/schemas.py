@@ -1,0 +1,214 @@
+"""Serializers that describe the API's bodies for the OpenAPI schema (and validate the small inputs).
+
+The bodies themselves are built by ``leaderboard.api.presenters`` and the
+board exports; these classes are their documented shape, checked against the
+live responses by the schemathesis test.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers as s
+
+
+class ProblemSerializer(s.Serializer):
+    type = s.CharField()
+    title = s.CharField()
+    status = s.IntegerField()
+    detail = s.CharField()
+    errors = s.ListField(child=s.DictField(), required=False)
+
+
+class MetricSerializer(s.Serializer):
+    key = s.CharField()
+    name = s.CharField()
+    higher_is_better = s.BooleanField()
+    description = s.CharField(allow_blank=True)
+
+
+class DeclarationSerializer(s.Serializer):
+    key = s.CharField()
+    label = s.CharField()
+    help = s.CharField(allow_blank=True)
+    choices = s.ListField(child=s.CharField(), allow_null=True)
+
+
+class TaskSerializer(s.Serializer):
+    slug = s.CharField()
+    family = s.CharField()
+    dataset = s.CharField()
+    dataset_name = s.CharField()
+    split = s.CharField()
+    kind = s.CharField()
+    description = s.CharField(allow_blank=True)
+    classes = s.ListField(child=s.CharField())
+    prediction_columns = s.ListField(child=s.CharField())
+    optional_prediction_columns = s.ListField(child=s.CharField())
+    metrics = MetricSerializer(many=True)
+    primary_metric = s.CharField()
+    tiebreak_metrics = s.ListField(child=s.CharField())
+    seeds = s.ListField(child=s.IntegerField())
+    spread = s.CharField(allow_null=True)
+    citation = s.CharField(allow_blank=True)
+    paper_url = s.CharField(allow_blank=True)
+    caveats = s.ListField(child=s.CharField())
+    declarations = DeclarationSerializer(many=True)
+    links = s.DictField(child=s.CharField())
+
+
+class QuotaSerializer(s.Serializer):
+    team = s.CharField()
+    team_name = s.CharField()
+    daily_limit = s.IntegerField()
+    daily_used = s.IntegerField()
+    total_limit = s.IntegerField()
+    total_used = s.IntegerField()
+    remaining = s.IntegerField()
+    resets_at = s.DateTimeField()
+
+
+class PhaseSerializer(s.Serializer):
+    slug = s.CharField()
+    title = s.CharField()
+    challenge = s.CharField()
+    task = s.CharField()
+    starts_at = s.DateTimeField()
+    ends_at = s.DateTimeField(allow_null=True)
+    is_open = s.BooleanField()
+    accepts_submissions = s.BooleanField()
+    daily_limit = s.IntegerField()
+    total_limit = s.IntegerField()
+    board_mode = s.CharField()
+    quota = QuotaSerializer(many=True, allow_null=True, help_text="your teams' quota; null without a token")
+    links = s.DictField(child=s.CharField())
+
+
+class ChallengeSerializer(s.Serializer):
+    slug = s.CharField()
+    title = s.CharField()
+    kind = s.CharField()
+    family = s.CharField(allow_null=True)
+    description = s.CharField(allow_blank=True)
+    phases = PhaseSerializer(many=True)
+    links = s.DictField(child=s.CharField())
+
+
+class PageSerializer(s.Serializer):
+    count = s.IntegerField()
+    page = s.IntegerField()
+    page_size = s.IntegerField()
+    pages = s.IntegerField()
+    next = s.CharField(allow_null=True)
+    previous = s.CharField(allow_null=True)
+
+
+class LeaderboardSerializer(PageSerializer):
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    view = s.CharField()
+    view_label = s.CharField()
+    sort = s.CharField()
+    private_rows = s.BooleanField()
+    filters = s.DictField(child=s.ListField(child=s.CharField()))
+    metric = s.CharField()
+    higher_is_better = s.BooleanField()
+    scoring_version = s.CharField()
+    board_computed_at = s.DateTimeField(allow_null=True)
+    columns = s.ListField(child=s.CharField())
+    rows = s.ListField(
+        child=s.DictField(),
+        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric)",
+    )
+
+
+class PrimarySerializer(s.Serializer):
+    key = s.CharField()
+    name = s.CharField()
+    value = s.FloatField(allow_null=True)
+    higher_is_better = s.BooleanField()
+
+
+class SubmissionSerializer(s.Serializer):
+    id = s.UUIDField()
+    status = s.ChoiceField(choices=["queued", "running", "scored", "failed"])
+    status_display = s.CharField()
+    error = s.CharField(allow_null=True)
+    error_kind = s.CharField(allow_null=True)
+    problems = s.ListField(child=s.DictField())
+    problem_count = s.IntegerField()
+    primary = PrimarySerializer()
+    metrics = s.DictField(child=s.FloatField(allow_null=True))
+    headline = s.ListField(child=s.DictField())
+    queue_position = s.IntegerField(allow_null=True)
+    scorer_version = s.CharField(allow_null=True)
+    created_at = s.DateTimeField(allow_null=True)
+    started_at = s.DateTimeField(allow_null=True)
+    finished_at = s.DateTimeField(allow_null=True)
+    url = s.CharField()
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    team_name = s.CharField()
+    method_name = s.CharField()
+    description = s.CharField(allow_blank=True)
+    paper_url = s.CharField(allow_blank=True)
+    code_url = s.CharField(allow_blank=True)
+    n_parameters = s.IntegerField(allow_null=True)
+    uses_external_data = s.BooleanField()
+    declarations = s.DictField()
+    visibility = s.ChoiceField(choices=["public", "private"])
+    file_name = s.CharField()
+    file_size = s.IntegerField()
+    sha256 = s.CharField()
+    links = s.DictField(child=s.CharField())
+
+
+class SubmissionPageSerializer(PageSerializer):
+    results = SubmissionSerializer(many=True)
+
+
+class SubmissionCreateSerializer(s.Serializer):
+    file = s.FileField(help_text="CSV or TSV, optionally gzip-compressed")
+    method_name = s.CharField(max_length=100)
+    description = s.CharField(required=False, help_text="Markdown")
+    paper_url = s.URLField(required=False)
+    code_url = s.URLField(required=False)
+    n_parameters = s.IntegerField(required=False, min_value=0)
+    uses_external_data = s.ChoiceField(choices=["yes", "no"], required=False)
+    visibility = s.ChoiceField(choices=["public", "private"], required=False)
+    team = s.CharField(required=False, help_text="team slug; default: your personal team")
+    modalities = s.ListField(
+        child=s.CharField(), required=False, help_text="task declarations by key (see the task's declarations)"
+    )
+
+
+class VisibilitySerializer(s.Serializer):
+    visibility = s.ChoiceField(choices=["public", "private"])
+
+
+def add_problem_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every operation may answer a problem document (4xx, 5xx)."""
+    problem = {
+        "description": "An error: an RFC 9457 problem document (docs/api.md lists the types).",
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string"},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string"},
+            "errors": {"type": "array", "items": {"type": "object"}},
+        },
+        "required": ["type", "title", "status", "detail"],
+    }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for code in list(responses):
+                if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
+                    responses[code] = problem
+            responses.setdefault("default", problem)
+    return result

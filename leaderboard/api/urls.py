@@ -1,0 +1,24 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from leaderboard.api import views
+
+app_name = "api"
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("tasks", views.tasks, name="tasks"),
+    path("tasks/<slug:slug>", views.task_detail, name="task"),
+    path("tasks/<slug:slug>/leaderboard", views.task_leaderboard, name="task-leaderboard"),
+    path("tasks/<slug:slug>/submissions", views.task_submit, name="task-submit"),
+    path("challenges", views.challenges, name="challenges"),
+    path("challenges/<slug:slug>", views.challenge_detail, name="challenge"),
+    path("challenges/<slug:challenge>/phases/<slug:phase>", views.phase_detail, name="phase"),
+    path(
+        "challenges/<slug:challenge>/phases/<slug:phase>/leaderboard", views.phase_leaderboard, name="phase-leaderboard"
+    ),
+    path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", views.phase_submit, name="phase-submit"),
+    path("submissions", views.my_submissions, name="submissions"),
+    path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),
+    re_path(r"^[\s\S]*$", views.not_found),  # any character, newlines too
+]

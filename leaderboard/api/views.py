@@ -1,0 +1,436 @@
+"""The JSON API under /api/v1/ (docs/api.md; the schema at /api/v1/schema/).
+
+Function views on Django REST framework. Access goes through the site's own
+helpers (``leaderboard.submissions.access``, ``Team.objects.for_user``); uploads
+go through the site's ``SubmissionForm`` and ``services.create_submission``, so
+the API accepts exactly what the form accepts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+from django.db.models import Prefetch
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view, parser_classes, permission_classes, throttle_classes
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import scoring
+from leaderboard.accounts.models import Team
+from leaderboard.api import schemas
+from leaderboard.api.authentication import requires
+from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, task_dict
+from leaderboard.api.problems import ApiProblem, problem_response
+from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
+from leaderboard.boards import exports
+from leaderboard.boards.models import Board
+from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
+from leaderboard.boards.spec import view_spec
+from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
+from leaderboard.submissions.models import Submission
+
+READ = requires("read", anonymous=True)
+READ_TOKEN = requires("read")
+SUBMIT = requires("submit")
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+
+
+def _task_or_404(slug: str):
+    try:
+        return scoring.get_task(slug)
+    except KeyError:
+        raise Http404(f"No task {slug!r}.") from None
+
+
+def _standing_phase_or_404(slug: str) -> Phase:
+    _task_or_404(slug)
+    phase = Phase.objects.standing().select_related("challenge").filter(task_slug=slug).first()
+    if phase is None:
+        raise Http404(f"Task {slug!r} has no leaderboard yet.")
+    return phase
+
+
+def _phase_or_404(challenge: str, phase: str) -> Phase:
+    return get_object_or_404(Phase.objects.select_related("challenge"), challenge__slug=challenge, slug=phase)
+
+
+def _teams(request: Request):
+    """The caller's teams (None without a token: no quota to show)."""
+    if not request.user.is_authenticated:
+        return None
+    return list(Team.objects.for_user(request.user).order_by("-personal", "name"))
+
+
+def _page_params(request: Request) -> tuple[int, int]:
+    def number(name: str, default: int, low: int, high: int) -> int:
+        try:
+            return min(high, max(low, int(request.query_params.get(name, default))))
+        except (TypeError, ValueError):
+            return default
+
+    return number("page", 1, 1, 10**6), number("page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
+
+
+def _page_links(request: Request, page: int, page_size: int, count: int) -> dict:
+    n_pages = max(1, math.ceil(count / page_size))
+
+    def link(n: int) -> str:
+        params = request.query_params.copy()
+        params["page"] = str(n)
+        return request.build_absolute_uri(f"{request.path}?{params.urlencode()}")
+
+    return {
+        "count": count,
+        "page": page,
+        "page_size": page_size,
+        "pages": n_pages,
+        "next": link(page + 1) if page < n_pages else None,
+        "previous": link(page - 1) if page > 1 else None,
+    }
+
+
+# --- tasks and challenges ---------------------------------------------------------------
+
+
+@extend_schema(operation_id="tasks_list", responses=schemas.TaskSerializer(many=True), tags=["tasks"])
+@api_view(["GET"])
+@permission_classes([READ])
+def tasks(request: Request) -> Response:
+    """Every benchmark task: format, classes, metrics with direction, seeds, citation, downloads."""
+    return Response([task_dict(t, request) for t in scoring.TASKS.values()])
+
+
+@extend_schema(operation_id="tasks_retrieve", responses=schemas.TaskSerializer, tags=["tasks"])
+@api_view(["GET"])
+@permission_classes([READ])
+def task_detail(request: Request, slug: str) -> Response:
+    return Response(task_dict(_task_or_404(slug), request))
+
+
+def _challenges():
+    return Challenge.objects.prefetch_related(
+        Prefetch("phases", queryset=Phase.objects.select_related("challenge").order_by("slug"))
+    )
+
+
+@extend_schema(operation_id="challenges_list", responses=schemas.ChallengeSerializer(many=True), tags=["challenges"])
+@api_view(["GET"])
+@permission_classes([READ])
+def challenges(request: Request) -> Response:
+    """Challenges and their phases: dates, limits and (with a token) each of your teams' remaining quota."""
+    teams = _teams(request)
+    return Response([challenge_dict(c, request, teams) for c in _challenges()])
+
+
+@extend_schema(operation_id="challenges_retrieve", responses=schemas.ChallengeSerializer, tags=["challenges"])
+@api_view(["GET"])
+@permission_classes([READ])
+def challenge_detail(request: Request, slug: str) -> Response:
+    challenge = get_object_or_404(_challenges(), slug=slug)
+    return Response(challenge_dict(challenge, request, _teams(request)))
+
+
+@extend_schema(operation_id="phases_retrieve", responses=schemas.PhaseSerializer, tags=["challenges"])
+@api_view(["GET"])
+@permission_classes([READ])
+def phase_detail(request: Request, challenge: str, phase: str) -> Response:
+    return Response(phase_dict(_phase_or_404(challenge, phase), request, _teams(request)))
+
+
+# --- leaderboards -----------------------------------------------------------------------------
+
+BOARD_PARAMETERS = [
+    OpenApiParameter("direction", str, description="MUDI only: aware (default) or agnostic"),
+    OpenApiParameter("sort", str, description="a metric key, team, method or date; '-' first reverses"),
+    OpenApiParameter("private", str, description="1: add your teams' private rows (needs a token)"),
+    OpenApiParameter("page", int),
+    OpenApiParameter("page_size", int, description=f"rows per page, at most {MAX_PAGE_SIZE}"),
+]
+
+
+def _board(request: Request, phase: Phase) -> Response | HttpResponse:
+    """One page of a board view: the CSV export's columns and ranks, with an ETag."""
+    task = phase.task
+    controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
+    spec = view_spec(task, controls.view)
+    page, page_size = _page_params(request)
+    board = Board.objects.filter(phase=phase, view=spec.key).only("id", "version", "n_rows", "computed_at").first()
+    team_ids = team_ids_for(request.user) if controls.private else []
+    # The board's version changes whenever a row does, so the tag needs no row read.
+    tag_source = repr(
+        (phase.pk, board and (board.pk, str(board.version)), controls.cache_parts()[:-1], page, page_size, team_ids)
+    )
+    etag = '"' + hashlib.sha256(f"{tag_source}|{scoring.__version__}".encode()).hexdigest()[:32] + '"'
+    cache_control = "private, no-cache" if controls.private else "public, no-cache"
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        response["Cache-Control"] = cache_control
+        return response
+    rows, count = [], 0
+    if board is not None:
+        count = row_count(board, controls, select_rows(board, spec, controls, team_ids))
+        rows = ranked_page(board, controls, team_ids, (page - 1) * page_size, page_size)
+    metric_keys = exports.metric_columns(spec)
+    body = {
+        "task": task.slug,
+        "challenge": phase.challenge.slug,
+        "phase": phase.slug,
+        "view": spec.key,
+        "view_label": spec.label,
+        "sort": controls.sort_param(controls.sort, controls.reverse) or "rank",
+        "private_rows": controls.private,
+        "filters": {param: list(values) for param, values in controls.filters},
+        "metric": spec.metric,
+        "higher_is_better": spec.higher_is_better,
+        "scoring_version": scoring.__version__,
+        "board_computed_at": board.computed_at.isoformat() if board else None,
+        "columns": exports.header(spec)[:-1],
+        **_page_links(request, page, page_size, count),
+        "rows": [exports.export_row(spec, row, controls.sort, metric_keys) for row in rows],
+    }
+    response = Response(body)
+    response["ETag"] = etag
+    response["Cache-Control"] = cache_control
+    return response
+
+
+@extend_schema(
+    operation_id="task_leaderboard",
+    parameters=BOARD_PARAMETERS,
+    responses={200: schemas.LeaderboardSerializer, 304: None},
+    tags=["leaderboards"],
+)
+@api_view(["GET"])
+@permission_classes([READ])
+def task_leaderboard(request: Request, slug: str):
+    """A task's standing board with the page's view options; same columns and ranks as the CSV export."""
+    return _board(request, _standing_phase_or_404(slug))
+
+
+@extend_schema(
+    operation_id="phase_leaderboard",
+    parameters=BOARD_PARAMETERS,
+    responses={200: schemas.LeaderboardSerializer, 304: None},
+    tags=["leaderboards"],
+)
+@api_view(["GET"])
+@permission_classes([READ])
+def phase_leaderboard(request: Request, challenge: str, phase: str):
+    return _board(request, _phase_or_404(challenge, phase))
+
+
+# --- submissions --------------------------------------------------------------------------------
+
+YES = {"yes", "true", "1", "on"}
+NO = {"no", "false", "0", "off"}
+
+
+def _yes_no(value):
+    text = str(value).strip().lower()
+    if text in YES:
+        return "yes"
+    if text in NO:
+        return "no"
+    return value  # the form reports it as an invalid choice
+
+
+def _form_data(request: Request, phase: Phase) -> dict:
+    """The API's fields in the names and values the site's SubmissionForm reads."""
+    params = request.data  # a QueryDict: uploads are multipart
+    data = {
+        name: params.get(name, "")
+        for name in ("method_name", "description", "paper_url", "code_url", "n_parameters")
+        if params.get(name) is not None
+    }
+    data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))
+    data["visibility"] = params.get("visibility", "public")
+    team_slug = params.get("team")
+    teams = Team.objects.for_user(request.user)
+    team = teams.filter(slug=team_slug).first() if team_slug else teams.filter(personal=True).first()
+    data["team"] = team.pk if team else ""
+    for declaration in phase.task.declarations:
+        name = DECLARATION_PREFIX + declaration.key
+        key = declaration.key if params.get(declaration.key) is not None else name
+        if declaration.choices:
+            values = [v for raw in params.getlist(key) if raw for v in str(raw).split(",") if v.strip()]
+            data[name] = [v.strip() for v in values]
+        elif params.get(key) is not None:
+            data[name] = _yes_no(params.get(key))
+    return data
+
+
+def _invalid(form: SubmissionForm):
+    if form.problems is not None:
+        problems = form.problems.to_dict()
+        return ApiProblem(
+            422,
+            "invalid-file",
+            "Invalid prediction file",
+            f"The file is not valid for this task: {form.problems.total} problem"
+            f"{'s' if form.problems.total != 1 else ''}. Nothing was submitted and no quota was used.",
+            errors=problems["errors"],
+            error_count=problems["error_count"],
+        )
+    errors = []
+    for field, messages in form.errors.get_json_data().items():
+        name = field.removeprefix(DECLARATION_PREFIX) if field != "__all__" else None
+        errors += [{"line": None, "column": None, "field": name, "message": m["message"]} for m in messages]
+    return ApiProblem(
+        422, "invalid-request", "Invalid request", "Some fields are missing or invalid; nothing was submitted.",
+        errors=errors, error_count=len(errors),
+    )  # fmt: skip
+
+
+def _quota_problem(exceeded: quotas.QuotaExceeded) -> ApiProblem:
+    quota = exceeded.quota
+    daily = quota.total_remaining > 0
+    headers = {}
+    if daily:
+        headers["Retry-After"] = str(max(1, int((quota.resets_at - timezone.now()).total_seconds())))
+    return ApiProblem(
+        429,
+        "quota-exceeded",
+        "Submission quota exceeded",
+        str(exceeded),
+        headers=headers,
+        resets_at=quota.resets_at.isoformat() if daily else None,
+        daily_limit=quota.daily_limit,
+        total_limit=quota.total_limit,
+    )
+
+
+def _create(request: Request, phase: Phase) -> Response:
+    if not (phase.is_open and phase.has_truth):
+        reason = "is not open now" if not phase.is_open else "has no test set loaded yet"
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", f"This phase {reason}.")
+    if "file" not in request.FILES:
+        raise ApiProblem(
+            422, "invalid-request", "Invalid request", "Send the prediction file as the multipart field 'file'.",
+            errors=[{"line": None, "column": None, "field": "file", "message": "This field is required."}],
+            error_count=1,
+        )  # fmt: skip
+    form = SubmissionForm(_form_data(request, phase), request.FILES, phase=phase, user=request.user)
+    if not form.is_valid():
+        raise _invalid(form)
+    try:
+        submission = services.create_submission(
+            phase=phase,
+            team=form.cleaned_data["team"],
+            user=request.user,
+            upload=form.cleaned_data["file"],
+            metadata=form.metadata(),
+        )
+    except quotas.QuotaExceeded as exceeded:
+        raise _quota_problem(exceeded) from None
+    submission = Submission.objects.select_related("phase__challenge", "team").get(pk=submission.pk)
+    body = submission_dict(submission, request)
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["links"]["self"]})
+
+
+SUBMIT_SCHEMA = extend_schema(
+    request={"multipart/form-data": schemas.SubmissionCreateSerializer},
+    responses={202: schemas.SubmissionSerializer},
+    tags=["submissions"],
+)  # fmt: skip
+
+
+@extend_schema(operation_id="task_submissions_create")
+@SUBMIT_SCHEMA
+@api_view(["POST"])
+@permission_classes([SUBMIT])
+@throttle_classes([TokenRateThrottle, UploadRateThrottle])
+@parser_classes([MultiPartParser, FormParser])
+def task_submit(request: Request, slug: str) -> Response:
+    """Upload a prediction file to a task: validated by `scoring` now, scored by a worker after 202."""
+    return _create(request, _standing_phase_or_404(slug))
+
+
+@extend_schema(operation_id="phase_submissions_create")
+@SUBMIT_SCHEMA
+@api_view(["POST"])
+@permission_classes([SUBMIT])
+@throttle_classes([TokenRateThrottle, UploadRateThrottle])
+@parser_classes([MultiPartParser, FormParser])
+def phase_submit(request: Request, challenge: str, phase: str) -> Response:
+    return _create(request, _phase_or_404(challenge, phase))
+
+
+@extend_schema(
+    operation_id="submissions_list",
+    parameters=[
+        OpenApiParameter("task", str),
+        OpenApiParameter("status", str, enum=list(Submission.Status.values)),
+        OpenApiParameter("team", str, description="team slug"),
+        OpenApiParameter("page", int),
+        OpenApiParameter("page_size", int),
+    ],
+    responses=schemas.SubmissionPageSerializer,
+    tags=["submissions"],
+)
+@api_view(["GET"])
+@permission_classes([READ_TOKEN])
+def my_submissions(request: Request) -> Response:
+    """Your teams' submissions, newest first."""
+    rows = (
+        Submission.objects.filter(team__in=Team.objects.for_user(request.user))
+        .select_related("phase__challenge", "team")
+        .order_by("-created_at")
+    )
+    params = request.query_params
+    if params.get("task"):
+        rows = rows.for_task(params["task"])
+    if params.get("status"):
+        rows = rows.filter(status=params["status"])
+    if params.get("team"):
+        rows = rows.filter(team__slug=params["team"])
+    page, page_size = _page_params(request)
+    count = rows.count()
+    chosen = rows[(page - 1) * page_size : page * page_size]
+    return Response(
+        {**_page_links(request, page, page_size, count), "results": [submission_dict(s, request) for s in chosen]}
+    )
+
+
+@extend_schema(
+    methods=["GET"], operation_id="submissions_retrieve", responses=schemas.SubmissionSerializer, tags=["submissions"]
+)
+@extend_schema(
+    methods=["PATCH"],
+    operation_id="submissions_visibility",
+    request=schemas.VisibilitySerializer,
+    responses=schemas.SubmissionSerializer,
+    tags=["submissions"],
+    description="Make your team's submission public or private (needs the submit scope).",
+)
+@api_view(["GET", "PATCH"])
+@permission_classes([READ])
+@parser_classes([JSONParser, FormParser, MultiPartParser])
+def submission_detail(request: Request, submission_id) -> Response:
+    """Status, error and metrics of a submission (public ones, or your team's)."""
+    if request.method == "PATCH":
+        SUBMIT().has_permission(request, None)
+        submission = access.get_submission_for(request.user, submission_id, access.TEAM)
+        serializer = schemas.VisibilitySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.set_visibility(submission, serializer.validated_data["visibility"] == "public")
+    else:
+        submission = access.get_submission_for(request.user, submission_id)
+    return Response(submission_dict(submission, request))
+
+
+@csrf_exempt  # a POST to an unknown API path is a 404 problem too, not the CSRF page
+def not_found(request, *args, **kwargs):
+    """Any other path under /api/v1/: a problem document, not the site's HTML 404."""
+    return problem_response(404, "not-found", "Not found", f"No API endpoint at {request.path}.")

@@ -1,0 +1,28 @@
+"""Who may see an organized challenge: the one helper the challenge views go through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404
+
+from leaderboard.challenges.models import Challenge
+
+
+@dataclass(frozen=True)
+class ChallengeAccess:
+    """The challenge and what the requesting user may do with it, computed once per request."""
+
+    challenge: Challenge
+    is_organizer: bool
+
+
+def get_challenge_for(user, slug: str) -> ChallengeAccess:
+    """The organized challenge ``slug`` if ``user`` may see it; 404 otherwise (an unpublished one is not revealed)."""
+    challenge = Challenge.objects.organized().filter(slug=slug).prefetch_related("phases").first()
+    if challenge is None:
+        raise Http404("No such challenge.")
+    is_organizer = challenge.is_organizer(user)
+    if not (challenge.is_published or is_organizer):
+        raise Http404("No such challenge.")
+    return ChallengeAccess(challenge=challenge, is_organizer=is_organizer)

@@ -1,0 +1,99 @@
+"""The result key format: how every number a scorer emits is named.
+
+A score is a flat ``{key: float}``. This module is the only place that spells
+a key out or takes one apart; the metrics write keys with these builders, the
+registry resolves them, and the site stores and reads them through
+``split_seed``/``join_seed``.
+
+===========================  ==============================================
+key                          meaning
+===========================  ==============================================
+``{metric}``                 the headline value (mean over seeds)
+``{metric}/std``             population standard deviation over seeds
+``{metric}/stderr``          standard error (std / sqrt(n)) over seeds
+``seed/{k}/{metric}``        the value for seed (split) k alone
+``class/{name}/f1``          per-class F1 (also ``/recall``), classification
+``aware/macro/f1``           MUDI: ``{setting}/{scope}/{stat}``; setting is
+                             ``aware`` or ``agnostic``, scope ``macro``,
+                             ``micro`` or a class slug (``synergism``,
+                             ``antagonism``, ``new_effect``); stat
+                             ``precision``, ``recall``, ``f1``,
+                             ``f1_mean`` (macro only) or a count
+                             ``tp``, ``fp``, ``fn``, ``support`` (classes)
+===========================  ==============================================
+"""
+
+from __future__ import annotations
+
+import re
+
+SEED_PREFIX = "seed"
+SPREADS = ("std", "stderr")
+COUNT_STATS = ("tp", "fp", "fn", "support")
+MUDI_SETTINGS = ("aware", "agnostic")
+
+_SEED = re.compile(r"seed/(\d+)/(.+)")
+_SPREAD = re.compile(r"(.+)/(std|stderr)")
+_CLASS = re.compile(r"class/(.+)/(recall|f1)")
+
+
+def seed_key(seed: int, metric: str) -> str:
+    """``seed/{k}/{metric}``: the value of ``metric`` for one seed."""
+    return f"{SEED_PREFIX}/{seed}/{metric}"
+
+
+def spread_key(metric: str, spread: str) -> str:
+    """``{metric}/std`` or ``{metric}/stderr``: the spread of ``metric`` over seeds."""
+    return f"{metric}/{spread}"
+
+
+def class_key(name: str, stat: str) -> str:
+    """``class/{name}/{stat}``: a per-class value of a classification task."""
+    return f"class/{name}/{stat}"
+
+
+def mudi_key(setting: str, scope: str, stat: str) -> str:
+    """``{setting}/{scope}/{stat}``, e.g. ``aware/macro/f1`` (MUDI's headline)."""
+    return f"{setting}/{scope}/{stat}"
+
+
+def split_seed(key: str) -> tuple[str, int | None]:
+    """``seed/{k}/{metric}`` -> (metric, k); any other key -> (key, None)."""
+    match = _SEED.fullmatch(key)
+    if match is None:
+        return key, None
+    return match.group(2), int(match.group(1))
+
+
+def join_seed(metric: str, seed: int | None) -> str:
+    """The inverse of ``split_seed``; a metric that already names its seed is returned as is."""
+    if seed is None or metric.startswith(f"{SEED_PREFIX}/"):
+        return metric
+    return seed_key(seed, metric)
+
+
+def parse_spread(key: str) -> tuple[str, str] | None:
+    """``{metric}/std`` -> (metric, "std"); None when ``key`` is not a spread key."""
+    match = _SPREAD.fullmatch(key)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def parse_class(key: str) -> tuple[str, str] | None:
+    """``class/{name}/{stat}`` -> (name, stat); None when ``key`` is not a per-class key."""
+    match = _CLASS.fullmatch(key)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def is_seed(key: str) -> bool:
+    """Whether ``key`` is a per-seed value."""
+    return _SEED.fullmatch(key) is not None
+
+
+def is_spread(key: str) -> bool:
+    """Whether ``key`` is a spread over seeds."""
+    return key.endswith(tuple(f"/{s}" for s in SPREADS))
+
+
+def is_count(key: str) -> bool:
+    """Whether ``key`` is an integer count (MUDI's per-class tp/fp/fn/support)."""
+    return key.rsplit("/", 1)[-1] in COUNT_STATS

@@ -1,0 +1,46 @@
+"""schemathesis against the live schema of a test server: no 5xx, and every response matches the schema.
+
+Every operation, positive and negative data, a few examples each, so it runs in well under a minute.
+(Driven with hypothesis directly: schemathesis' pytest plugin does not load under pytest 9.)
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
+from schemathesis.checks import not_a_server_error
+from schemathesis.generation import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+EXAMPLES = 8
+
+
+def test_every_operation_conforms_to_the_live_schema(live_server, alice, make_token, settings):
+    settings.API_RATE_LIMITS = {"token": "100000/minute", "upload": "100000/minute"}
+    phase = standing_phase_with_truth("mudi", mudi_truth_csv())
+    make_submission(phase, alice.personal_team, alice)
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema/?format=json")
+    headers = {"Authorization": f"Bearer {make_token(alice, 'submit')}"}
+    tested = []
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+
+            @given(case=operation.as_strategy(generation_mode=mode))
+            @examples(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+            def conforms(case) -> None:
+                case.call_and_validate(base_url=live_server.url, headers=headers, checks=CHECKS)
+
+            conforms()
+        tested.append(operation.label)
+    assert len(tested) == 12, tested
