@@ -21,10 +21,11 @@ The page, the CSV and the JSON export all go through ``select_rows``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
 from leaderboard.accounts.models import Membership
@@ -314,7 +315,13 @@ def _rows_from(cursor, connection, chunk: int) -> Iterator[dict]:
 def ranked_page(board: Board, controls: Controls, team_ids: list[int], offset: int, limit: int) -> list[dict]:
     """One page of ranked rows as dicts (one query)."""
     sql, params = ranked_sql(board, controls, team_ids, connection.vendor)
-    with connection.cursor() as cursor:
+    index_order = connection.vendor == "postgresql" and not controls.sort and not controls.reverse
+    with transaction.atomic() if index_order else nullcontext(), connection.cursor() as cursor:
+        if index_order:
+            # PostgreSQL (15) costs the window over a full sort and does not see that the LIMIT
+            # stops an index scan of (board, is_public, quality, tail) after one page: 3 ms
+            # instead of 100+ at 20,000 rows. The ordering is the index's, so this only picks it.
+            cursor.execute("SET LOCAL enable_sort = off")
         cursor.execute(sql + " LIMIT %s OFFSET %s", [*params, limit, offset])
         return list(_rows_from(cursor, connection, limit or 1))
 

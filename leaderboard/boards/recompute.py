@@ -329,33 +329,54 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
             others = _leader_row(board, exclude=in_group)
             leader = _first([*rows, *([others] if others else [])])
             moved = (old is None) != (leader is None) or (old is not None and (_standing(old) != _standing(leader)))
-            BoardRow.objects.filter(board=board).filter(in_group).delete()
+            gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
+            BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
             p_values = _leader_p_values(spec, leader, None if moved else [r.submission_id for r in rows])
             for row in rows:
                 _apply_mark(spec, row, leader, p_values)
             BoardRow.objects.bulk_create(rows)
+            # The row and pending counts move by what the group's rows changed (no count over the board).
+            pending = sum(_is_pending(spec, r, leader) for r in rows)
             if moved:
-                _remark(spec, board, leader, p_values, exclude=in_group)
+                pending += _remark(spec, board, leader, p_values, exclude=in_group)
+            else:
+                pending += board.pending_tests - sum(_is_pending(spec, r, leader) for r in gone)
             _stamp(board, leader)
-            board.n_rows = BoardRow.objects.filter(board=board, is_public=True).count()
+            board.n_rows += sum(r.is_public for r in rows) - sum(r.is_public for r in gone)
             board.n_submissions = n_submissions
             board.last_activity = last_activity
             board.progression = _progression_after(spec, phase, board.progression, changed, sid)
-            board.pending_tests = _pending(spec, board, leader)
+            board.pending_tests = pending
             board.save()
             boards.append(board)
         _after_commit(phase, boards, enqueue_tests)
     return boards
 
 
-def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> None:
-    """Recompute every mark against a new leader (the only update that touches every row)."""
-    fields = ("id", "submission_id", "is_public", "quality", "tail", "value", "spread", "p_value", "tied_with_leader")
+MARK_FIELDS = ("id", "submission_id", "is_public", "quality", "tail", "value", "spread", "p_value", "tied_with_leader")
+
+
+def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
+    """A ranked row whose bootstrap against the leader has not run yet (bootstrap boards)."""
+    return (
+        spec.significance == Board.Significance.BOOTSTRAP
+        and leader is not None
+        and row.value is not None
+        and row.p_value is None
+        and str(row.submission_id) != str(leader.submission_id)
+    )
+
+
+def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
+    """Recompute every mark against a new leader (the only update that touches every row); returns the pending."""
     dirty = []
-    for row in BoardRow.objects.filter(board=board).exclude(exclude).only(*fields).iterator(chunk_size=5000):
+    pending = 0
+    for row in BoardRow.objects.filter(board=board).exclude(exclude).only(*MARK_FIELDS).iterator(chunk_size=5000):
         if _apply_mark(spec, row, leader, p_values):
             dirty.append(row)
+        pending += _is_pending(spec, row, leader)
     BoardRow.objects.bulk_update(dirty, ["p_value", "tied_with_leader"], batch_size=1000)
+    return pending
 
 
 def refresh_marks(phase: Phase) -> None:
