@@ -1,10 +1,18 @@
-"""Rebuild a phase's boards from its scored submissions (runs in the worker, never per request).
+"""Keeping a phase's boards current (in the worker, never per request).
 
-``recompute_phase`` reads every scored submission of a phase with the few
-result values ranking needs, picks one row per team and method, ranks them
-(``leaderboard.boards.ranking``), loads the display metrics of the chosen rows
-only, and replaces the phase's ``Board``/``BoardRow`` rows in one transaction.
-A new ``Board.version`` makes every cached page of the phase stale.
+Rows store sort keys, not ranks (``leaderboard.boards.ranking``); pages and exports
+rank in the database when they read (``leaderboard.boards.query``). So:
+
+- ``update_board(phase, submission_id)``, run by ``tasks.update_boards`` after one
+  submission was scored, hidden, shown, re-run or removed, rebuilds only that
+  submission's team-and-method rows (public and private), keeps the counts by
+  difference, extends the state of the art in place, and rewrites other rows'
+  marks only when the public leader changed;
+- ``recompute_phase(phase)`` rebuilds every board from scratch: the specification
+  the update must always agree with (``tests/boards/test_board_incremental.py``),
+  and what ``manage.py recompute_boards`` runs after a scorer-version change.
+
+Both replace ``Board.version``, which makes every cached page of the phase stale.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
@@ -313,6 +321,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     boards = []
     with transaction.atomic():
         Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        _prefer_rank_index()
         group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
@@ -365,6 +374,13 @@ def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
         and row.p_value is None
         and str(row.submission_id) != str(leader.submission_id)
     )
+
+
+def _prefer_rank_index() -> None:
+    """On PostgreSQL, let this transaction's first-row lookups walk the rank index (see ``query.ranked_page``)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_sort = off")
 
 
 def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
