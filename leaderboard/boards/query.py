@@ -21,11 +21,10 @@ The page, the CSV and the JSON export all go through ``select_rows``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from leaderboard.accounts.models import Membership
@@ -218,8 +217,16 @@ def _contains_sql(vendor: str) -> str:
     return "strpos(x.tags, %s) > 0" if vendor == "postgresql" else "instr(x.tags, %s) > 0"
 
 
-def ranked_sql(board: Board, controls: Controls, team_ids: list[int], vendor: str) -> tuple[str, list]:
-    """SELECT of the view's rows with ``rank``, ``position`` and ``sort_rank``, ordered (no LIMIT)."""
+def ranked_sql(
+    board: Board, controls: Controls, team_ids: list[int], vendor: str, prefix: int | None = None
+) -> tuple[str, list]:
+    """SELECT of the view's rows with ``rank``, ``position`` and ``sort_rank``, ordered (no LIMIT).
+
+    ``prefix`` (the plain public view in the board's order only): rank just the first
+    ``prefix`` rows. Their ranks and positions depend only on the rows before them, and
+    an ORDER BY ... LIMIT inside lets every database read them off the rank index
+    instead of sorting the whole board for one page.
+    """
     table = BoardRow._meta.db_table
     column_sort = bool(controls.sort) and controls.sort not in TEXT_SORTS
     cols = ", ".join(f"r.{BoardRow._meta.get_field(name).column}" for name in ROW_COLUMNS)
@@ -234,9 +241,13 @@ def ranked_sql(board: Board, controls: Controls, team_ids: list[int], vendor: st
         " ELSE DENSE_RANK() OVER (ORDER BY r.quality) END AS rank,"
         " ROW_NUMBER() OVER (ORDER BY r.quality, r.tail) AS position,"
         f" {public_sort_rank} AS sort_rank, {sk_r} AS sk"
-        f" FROM {table} r WHERE r.board_id = %s AND r.is_public"
     )
     params: list = [*(sk_params * (3 if column_sort else 1)), board.pk]
+    if prefix is not None:
+        sql += f" FROM (SELECT * FROM {table} WHERE board_id = %s AND is_public ORDER BY quality, tail LIMIT %s) r"
+        params.append(prefix)
+    else:
+        sql += f" FROM {table} r WHERE r.board_id = %s AND r.is_public"
     if controls.private and team_ids:
         sk_q, _ = _sort_key_sql("q", controls.sort, vendor)
 
@@ -314,14 +325,12 @@ def _rows_from(cursor, connection, chunk: int) -> Iterator[dict]:
 
 def ranked_page(board: Board, controls: Controls, team_ids: list[int], offset: int, limit: int) -> list[dict]:
     """One page of ranked rows as dicts (one query)."""
-    sql, params = ranked_sql(board, controls, team_ids, connection.vendor)
-    index_order = connection.vendor == "postgresql" and not controls.sort and not controls.reverse
-    with transaction.atomic() if index_order else nullcontext(), connection.cursor() as cursor:
-        if index_order:
-            # PostgreSQL (15) costs the window over a full sort and does not see that the LIMIT
-            # stops an index scan of (board, is_public, quality, tail) after one page: 3 ms
-            # instead of 100+ at 20,000 rows. The ordering is the index's, so this only picks it.
-            cursor.execute("SET LOCAL enable_sort = off")
+    plain = not (controls.sort or controls.reverse or controls.filters or (controls.private and team_ids))
+    # PostgreSQL 15 otherwise sorts the whole board under the window for one page (100+ ms
+    # at 20,000 rows instead of 3): it does not carry the outer LIMIT into the window.
+    prefix = offset + limit if plain else None
+    sql, params = ranked_sql(board, controls, team_ids, connection.vendor, prefix)
+    with connection.cursor() as cursor:
         cursor.execute(sql + " LIMIT %s OFFSET %s", [*params, limit, offset])
         return list(_rows_from(cursor, connection, limit or 1))
 

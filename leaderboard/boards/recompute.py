@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
@@ -321,7 +321,6 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     boards = []
     with transaction.atomic():
         Phase.objects.select_for_update().filter(pk=phase.pk).first()
-        _prefer_rank_index()
         group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
@@ -374,13 +373,6 @@ def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
         and row.p_value is None
         and str(row.submission_id) != str(leader.submission_id)
     )
-
-
-def _prefer_rank_index() -> None:
-    """On PostgreSQL, let this transaction's first-row lookups walk the rank index (see ``query.ranked_page``)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL enable_sort = off")
 
 
 def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
