@@ -49,8 +49,10 @@ chromium:
 		echo "chromium: $(CHROMIUM) is missing and we are not root; browser tests will be skipped (they fail under CI=true)"; \
 	fi
 
+# mypy: --strict for scoring/, the default checks for leaderboard/ (config in pyproject.toml).
 lint: install-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 check: install-dev
 	$(PY) manage.py check

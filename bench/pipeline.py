@@ -126,10 +126,10 @@ def main() -> int:
 
         import scoring
         from leaderboard.accounts.services import create_user
-        from leaderboard.challenges.demo import demo_truth
+        from leaderboard.challenges.demo_truths import demo_truth
         from leaderboard.challenges.models import Phase
         from leaderboard.challenges.services import import_truth, sync_standing_challenges
-        from leaderboard.challenges.truth import phase_truth
+        from leaderboard.challenges.truth_cache import phase_truth
         from leaderboard.submissions.examples import example_frame
         from leaderboard.submissions.models import Submission
 

@@ -35,11 +35,11 @@ sys.path.insert(0, str(REPO))
 
 from scoring import load_truth, score_files  # noqa: E402
 from scoring.aligned import PairAligned, PairSeed  # noqa: E402
+from scoring.api import align  # noqa: E402
 from scoring.metrics import compute, curves  # noqa: E402
 from scoring.readers import load_raw, parse_rows  # noqa: E402
+from scoring.registry import get_task  # noqa: E402
 from scoring.significance import paired_bootstrap  # noqa: E402
-from scoring.tasks import get_task  # noqa: E402
-from scoring.validation import align_prediction  # noqa: E402
 
 KEY = ["seed", "drug_1", "drug_2", "context"]
 MUDI_TARGET_SECONDS = 0.3
@@ -79,7 +79,7 @@ def bench_mudi(repeat: int) -> list[tuple[str, str, str, str]]:
         return parse_rows(raw, categorical=list(raw.header), numeric=[])
 
     read_pred_s, _ = best_of(repeat, read_prediction)
-    align_s, aligned = best_of(repeat, lambda: align_prediction(task, truth, path))
+    align_s, aligned = best_of(repeat, lambda: align(task, truth, path))
     metrics_s, result = best_of(repeat, lambda: compute(task, aligned))
     matching_s = max(align_s - read_pred_s, 0.0)
     total = matching_s + metrics_s
@@ -165,7 +165,7 @@ def bench_chemicalx(rows: int, seeds: int, repeat: int) -> list[tuple[str, str, 
         ours_s, score = best_of(repeat, lambda: score_files(task, truth_path, pred_path))
         cached_truth = load_truth(task, truth_path)
         cached_s, _ = best_of(repeat, lambda: score_files(task, cached_truth, pred_path))
-        aligned = align_prediction(task, cached_truth, pred_path)
+        aligned = align(task, cached_truth, pred_path)
         metrics_s, _ = best_of(repeat, lambda: compute(task, aligned))
         sklearn_s, reference = best_of(repeat, lambda: sklearn_baseline(truth_path, pred_path))
         memory = peak_memory_mb(truth_path, pred_path)

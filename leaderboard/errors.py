@@ -22,10 +22,15 @@ from django.urls import Resolver404, resolve, reverse
 TITLES = {403: "Permission denied", 404: "Page not found", 500: "Server error"}
 
 
+def is_api(request: HttpRequest) -> bool:
+    """Under the JSON API's prefix (whose errors are problem documents)."""
+    return request.path.startswith(reverse("api:tasks").removesuffix("tasks"))
+
+
 def wants_json(request: HttpRequest) -> bool:
-    """JSON endpoints (``*.json``, ``/api/``) and clients asking for JSON get JSON errors."""
+    """JSON endpoints (``*.json``, the API) and clients asking for JSON get JSON errors."""
     path = request.path
-    if path.endswith(".json") or path.startswith("/api/"):
+    if path.endswith(".json") or is_api(request):
         return True
     accept = request.headers.get("Accept", "")
     return "application/json" in accept and "text/html" not in accept
@@ -38,6 +43,11 @@ def login_url(request: HttpRequest) -> str:
 
 def error_response(request: HttpRequest, status: int, exception: Exception | None = None) -> HttpResponse:
     """The site's page (or JSON body) for an HTTP error ``status``."""
+    if is_api(request):
+        from leaderboard.api.problems import problem_response  # the API's one error format
+
+        kind = {403: "forbidden", 404: "not-found", 500: "error"}[status]
+        return problem_response(status, kind, TITLES[status], str(exception or "") or TITLES[status] + ".")
     if wants_json(request):
         return JsonResponse({"error": TITLES[status], "status": status}, status=status)
     if status == 500:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from django.core.files.base import File
@@ -44,13 +46,29 @@ class S3ReadStream(File):
         self.file = response["Body"]
         self.size = response["ContentLength"]
         self._closed = False
+        self._position = 0
         return self
 
     def read(self, size: int | None = -1) -> bytes:
         try:
-            return self.file.read(None if size is None or size < 0 else size)
+            data = self.file.read(None if size is None or size < 0 else size)
         except (BotoCoreError, OSError) as exc:  # the connection dropped mid-file
             raise _unavailable(exc, self.name) from exc
+        self._position += len(data)
+        return data
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        # Rewinding fetches the object again (uploads and hashing rewind); nothing else moves a stream.
+        if whence == io.SEEK_SET and offset == 0:
+            if self._position:
+                self.open()
+            return 0
+        if whence == io.SEEK_CUR and offset == 0:
+            return self._position
+        raise io.UnsupportedOperation("a file streamed from the bucket can only be rewound to its start")
+
+    def tell(self) -> int:
+        return self._position
 
     @property
     def closed(self) -> bool:

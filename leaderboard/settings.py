@@ -151,6 +151,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+# The demo user (make run) cannot log in with DEBUG off, even if its row was deployed.
+AUTHENTICATION_BACKENDS = ["leaderboard.ops.backends.DemoOnlyInDevelopment"]
 # URL names, resolved by Django when used.
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
@@ -267,6 +269,8 @@ else:
 CELERY_FS_DIR = env_path("CELERY_FS_DIR", VAR_DIR / "broker")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's transport with atomic writes and unreadable messages moved aside (never fatal).
+    CELERY_BROKER_TRANSPORT = "leaderboard.ops.fsbroker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FS_DIR / "queue"),
         "data_folder_out": str(CELERY_FS_DIR / "queue"),
@@ -339,6 +343,11 @@ CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = 31536000 if SECURE else 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+# A health probe (the container's own, a load balancer's) asks over plain HTTP: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# HSTS for subdomains and the preload list commit every other site on the operator's
+# domain to HTTPS; that is their decision, not this site's, so check --deploy keeps quiet.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -366,7 +375,6 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    "SCHEMA_PATH_PREFIX": "/api/v1",
     # The reference page's Swagger UI is served from the installed sidecar package: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -32,7 +32,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Database, broker and file storage reachability as JSON: 200 when all are ok, 503 otherwise.
+    """Whether the database, the broker and each file storage take writes, as JSON: 200 when all do, 503 otherwise.
+
+    ``errors`` names each failing part with the error's class; ``storages`` says
+    which storage (``default``, ``private``) failed.
 
     ``worker_last_seen`` is when a worker last ran the beat heartbeat (null if
     never); it is informational and does not change the status code, because a
@@ -45,7 +48,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     broker_error = health.check_broker()
     if broker_error:
         errors["broker"] = broker_error
-    storage_error = health.check_storage()
+    storage_errors = health.check_storages()
+    storage_error = next(iter(storage_errors.values()), None)
     if storage_error:
         errors["storage"] = storage_error
     last_seen = health.last_worker_heartbeat() if not database_error else None
@@ -54,6 +58,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "database": "error" if database_error else "ok",
         "broker": "error" if broker_error else "ok",
         "storage": "error" if storage_error else "ok",
+        "storages": {alias: "error" if alias in storage_errors else "ok" for alias in health.WRITABLE_STORAGES},
         "broker_transport": health.broker_transport(),
         "worker_last_seen": last_seen.isoformat() if last_seen else None,
     }

@@ -6,13 +6,14 @@ build truth and test-input files (``scoring.truth``) and split a challenge's
 test rows into public and private parts (``scoring.splits``). Never imports Django.
 """
 
-from scoring.api import Score, align, load_truth, score_files, validate_prediction, validate_truth
+from scoring.api import Score, align, load_truth, score_files, validate_truth
 from scoring.errors import Problem, ScoringError
+from scoring.kinds import kind_of
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
+from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
 from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
-from scoring.tasks import FAMILIES, TASKS, get_task
-from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs
+from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs, validate_prediction
 
 __version__ = SCORER_VERSION
 
@@ -28,11 +29,13 @@ __all__ = [
     "__version__",
     "align",
     "get_task",
+    "kind_of",
     "load_split_truth",
     "load_truth",
     "make_chemicalx_truth",
     "score_files",
     "score_parts",
+    "split_sibling",
     "test_inputs",
     "truth_from_inputs",
     "validate_prediction",

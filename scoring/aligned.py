@@ -15,6 +15,7 @@ Conventions shared by every container:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -102,4 +103,4 @@ class MetricsResult:
     """
 
     metrics: dict[str, float]
-    report: dict
+    report: dict[str, Any]

@@ -7,12 +7,13 @@ The web site caches ``load_truth``'s result per task and calls ``score_files``
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from scoring.aligned import Aligned
 from scoring.errors import fail
 from scoring.metrics import SCORER_VERSION, compute
 from scoring.readers import Limits, Source, Table
-from scoring.tasks import TASKS, Task, get_task
+from scoring.registry import TASKS, Task, get_task
 from scoring.validation import (
     Truth,
     align_table,
@@ -35,11 +36,11 @@ class Score:
     primary: str
     primary_value: float | None
     metrics: dict[str, float]
-    report: dict
+    report: dict[str, Any]
     n_rows: int
     scorer_version: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict of every field."""
         return asdict(self)
 
@@ -54,7 +55,7 @@ def resolve_task(task: str | Task) -> Task:
         raise fail(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.") from None
 
 
-def _limits(limits: Limits | dict | None) -> Limits:
+def _limits(limits: Limits | dict[str, Any] | None) -> Limits:
     if limits is None:
         return Limits()
     if isinstance(limits, Limits):
@@ -62,7 +63,7 @@ def _limits(limits: Limits | dict | None) -> Limits:
     return Limits(**limits)
 
 
-def load_truth(task: str | Task, truth: Source | Truth, *, limits: Limits | dict | None = None) -> Truth:
+def load_truth(task: str | Task, truth: Source | Truth, *, limits: Limits | dict[str, Any] | None = None) -> Truth:
     """Parse and validate a truth file (path, bytes or binary file object) for ``task``.
 
     The result is immutable and can be reused for any number of predictions.
@@ -74,7 +75,7 @@ def load_truth(task: str | Task, truth: Source | Truth, *, limits: Limits | dict
     return read_truth(task, truth, _limits(limits))
 
 
-def validate_truth(task: str | Task, path: Source, *, limits: Limits | dict | None = None) -> Truth:
+def validate_truth(task: str | Task, path: Source, *, limits: Limits | dict[str, Any] | None = None) -> Truth:
     """Check an organizer's truth file before import; returns the parsed Truth or raises ScoringError."""
     return load_truth(task, path, limits=limits)
 
@@ -87,7 +88,9 @@ def _read_both(task: Task, truth: Source | Truth, pred: Source, limits: Limits) 
     return read_truth_and_prediction(task, truth, pred, limits)
 
 
-def align(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Aligned:
+def align(
+    task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict[str, Any] | None = None
+) -> Aligned:
     """Validate a prediction file against the truth and return the aligned container for the metrics.
 
     ``limits`` cap the prediction file; the truth (trusted, organizer-supplied) is read with the defaults.
@@ -97,7 +100,9 @@ def align(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limi
     return align_table(task, parsed, table)[0]
 
 
-def score_files(task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict | None = None) -> Score:
+def score_files(
+    task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict[str, Any] | None = None
+) -> Score:
     """Read, validate, align and score a prediction file. Raises ScoringError on invalid input.
 
     ``truth`` is a source or a Truth from ``load_truth`` (cache it to score many files);
@@ -124,23 +129,3 @@ def score_aligned(task: Task, aligned: Aligned, n_rows: int) -> Score:
         n_rows=n_rows,
         scorer_version=SCORER_VERSION,
     )
-
-
-def validate_prediction(
-    task: str | Task, pred: Source, *, inputs: Source | Truth | None = None, limits: Limits | dict | None = None
-) -> int:
-    """Check a prediction file without the labels; returns its number of rows or raises ScoringError.
-
-    With the task's test ``inputs`` (the site's ``/tasks/<slug>/inputs.csv``, or
-    a Truth from ``truth_from_inputs``) every check the server runs applies,
-    with the same messages: format, labels or ranges, duplicates, unknown and
-    missing keys. Without them only the file's own format, columns and values.
-    """
-    from scoring.truth import truth_from_inputs  # scoring.truth imports this module
-
-    task = resolve_task(task)
-    table = read_prediction(task, pred, _limits(limits))
-    if inputs is None:
-        return len(table)
-    truth = inputs if isinstance(inputs, Truth) else truth_from_inputs(task, inputs)
-    return align_table(task, truth, table)[1]

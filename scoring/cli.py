@@ -12,11 +12,11 @@ import math
 import sys
 from collections.abc import Sequence
 
-from scoring.api import Score, resolve_task, score_files, validate_prediction
+from scoring.api import Score, resolve_task, score_files
 from scoring.errors import ScoringError, fail
+from scoring.registry import TASKS, Task
 from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
-from scoring.tasks import TASKS, Task
-from scoring.truth import make_chemicalx_truth, test_inputs, write_csv
+from scoring.truth import make_chemicalx_truth, test_inputs, validate_prediction, write_csv
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("task", help="task slug (see `tasks`)")
     validate.add_argument("pred", help="prediction file (CSV/TSV, optionally gzip)")
     validate.add_argument(
-        "--inputs", help="the task's test inputs (/tasks/<slug>/inputs.csv): adds duplicate, unknown and missing keys"
+        "--inputs", help="the task's test inputs (its inputs.csv download): adds duplicate, unknown and missing keys"
     )
     validate.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 # How many problems are kept for display; the total count is kept separately.
 MAX_PROBLEMS = 50
@@ -27,7 +28,7 @@ class Problem:
     column: str | None
     message: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the JSON shape used by the CLI and the web site."""
         return {"line": self.line, "column": self.column, "message": self.message}
 
@@ -40,7 +41,7 @@ class ScoringError(Exception):
         self.total = max(total if total is not None else len(problems), len(self.problems))
         super().__init__(str(self))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return ``{"errors": [{"line", "column", "message"}], "error_count": total}``."""
         return {"errors": [p.to_dict() for p in self.problems], "error_count": self.total}
 

@@ -26,11 +26,23 @@ key                          meaning
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 SEED_PREFIX = "seed"
 SPREADS = ("std", "stderr")
 COUNT_STATS = ("tp", "fp", "fn", "support")
 MUDI_SETTINGS = ("aware", "agnostic")
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    """How one metric key is named and which direction is better."""
+
+    key: str
+    name: str
+    higher_is_better: bool
+    description: str
+
 
 _SEED = re.compile(r"seed/(\d+)/(.+)")
 _SPREAD = re.compile(r"(.+)/(std|stderr)")

@@ -74,7 +74,7 @@ def _spread(entry: Entry) -> float:
     return abs(float(spread))
 
 
-def _id_key(entry: Entry) -> tuple:
+def _id_key(entry: Entry) -> tuple[int, int, str]:
     # Integer ids compare as numbers (9 before 10), anything else as text.
     if isinstance(entry.id, int):
         return (0, entry.id, "")
@@ -83,6 +83,8 @@ def _id_key(entry: Entry) -> tuple:
 
 def _overlaps(entry: Entry, leader: Entry, metric: str) -> bool:
     mean, lead = _value(entry, metric), _value(leader, metric)
+    if mean is None or lead is None:
+        return False
     spread, lead_spread = _spread(entry), _spread(leader)
     return mean - spread <= lead + lead_spread and lead - lead_spread <= mean + spread
 
@@ -105,7 +107,7 @@ def rank(
     scored = [e for e in entries if _value(e, metric) is not None]
     unscored = [e for e in entries if _value(e, metric) is None]
 
-    def quality(entry: Entry) -> tuple:
+    def quality(entry: Entry) -> tuple[tuple[int, float], ...]:
         parts = [_sort_part(_value(entry, metric), higher_is_better)]
         parts += [_sort_part(_value(entry, key), better) for key, better in tiebreak]
         return tuple(parts)
@@ -118,6 +120,7 @@ def rank(
     previous = None
     leader = scored[0] if scored else None
     for position, entry in enumerate(scored, start=1):
+        assert leader is not None  # scored is not empty here
         q = quality(entry)
         if q != previous:
             current_rank += 1

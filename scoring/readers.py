@@ -24,7 +24,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ _NON_SPACE = re.compile(rb"\S")
 # categorical columns); above it, chunked parsing bounds memory.
 ONE_PASS_MAX_BYTES = 64 * 1024 * 1024
 
-Source = str | os.PathLike | bytes | BinaryIO
+Source = str | os.PathLike[str] | bytes | IO[bytes]
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def read_bytes(source: Source, *, max_bytes: int = DEFAULT_MAX_BYTES, what: str 
     return data
 
 
-def _read_stream(handle: BinaryIO, max_bytes: int, what: str) -> bytes:
+def _read_stream(handle: IO[bytes], max_bytes: int, what: str) -> bytes:
     head = handle.read(2)
     if isinstance(head, str):  # a text-mode handle: accept it, the content is checked later
         return (head + handle.read(max_bytes)).encode("utf-8")
@@ -146,7 +146,7 @@ def _read_stream(handle: BinaryIO, max_bytes: int, what: str) -> bytes:
     return head + handle.read(max_bytes + 1 - len(head))
 
 
-def _gunzip(handle, max_bytes: int, what: str) -> bytes:
+def _gunzip(handle: IO[bytes] | _Prefixed, max_bytes: int, what: str) -> bytes:
     try:
         with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
             # One byte past the limit tells "too big" from "exactly at the limit".
@@ -158,7 +158,7 @@ def _gunzip(handle, max_bytes: int, what: str) -> bytes:
 class _Prefixed(io.RawIOBase):
     """A read-only stream that replays bytes already consumed from ``handle``."""
 
-    def __init__(self, prefix: bytes, handle: BinaryIO) -> None:
+    def __init__(self, prefix: bytes, handle: IO[bytes]) -> None:
         self._prefix = prefix
         self._handle = handle
 
@@ -176,7 +176,7 @@ class _Prefixed(io.RawIOBase):
             return out
         return self._handle.read(size)
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: Any) -> int:
         chunk = self.read(len(buffer))
         buffer[: len(chunk)] = chunk
         return len(chunk)
@@ -280,6 +280,7 @@ def parse_rows(
         lines = starts[~wrong].astype(np.int64)
         if len(lines) != len(frame):
             raise _inconsistent(raw)
+    assert frame is not None  # every path above either read a frame or raised
     unreadable = _coerce_numeric(frame, numeric, lines, raw, problems)
     for name in categorical:
         frame[name] = _strip_categories(frame[name])
@@ -348,7 +349,8 @@ def _without_lines(data: bytes, first: np.ndarray, last: np.ndarray) -> bytes:
     np.add.at(change, first - 1, 1)
     np.add.at(change, last, -1)
     keep_line &= np.cumsum(change[:-1]) == 0
-    return arr[np.repeat(keep_line, np.diff(offsets))].tobytes()
+    kept: bytes = arr[np.repeat(keep_line, np.diff(offsets))].tobytes()
+    return kept
 
 
 def _inconsistent(raw: RawFile) -> ScoringError:

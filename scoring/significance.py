@@ -26,14 +26,20 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from scoring import metrics
 from scoring.aligned import Aligned, ClassificationAligned, MudiAligned, PairAligned, RegressionAligned
-from scoring.metrics import compute, curves, mudi
+from scoring.kinds.base import kind_of
+from scoring.metrics import curves, mudi
 from scoring.metrics.seeds import summarise_seeds
-from scoring.tasks import Task
 
+if TYPE_CHECKING:
+    from scoring.definitions import Task
+
+# The significance level of every "indistinguishable from the leader" verdict.
 ALPHA = 0.05
 # Resamples per vectorised block: bounds memory at ~ CHUNK x n float64.
 CHUNK_CELLS = 2_000_000
@@ -45,6 +51,8 @@ MAX_THREADS = 4
 
 # A function of a (chunk, n) weight matrix returning (chunk,) metric values.
 WeightedMetric = Callable[[np.ndarray], np.ndarray]
+# One seed (split) of a paired bootstrap: its number of test items and the metric of A and of B on weights.
+Unit = tuple[int, WeightedMetric, WeightedMetric]
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,7 @@ def _draw_weights(rng: np.random.Generator, n_draws: int, n_items: int) -> np.nd
     return weights
 
 
-def _mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[tuple[int, WeightedMetric, WeightedMetric]]:
+def mudi_units(task: Task, a: MudiAligned, b: MudiAligned) -> list[Unit]:
     counts = [mudi.pair_counts(x) for x in (a, b)]
     if counts[0].n_gold_pairs != counts[1].n_gold_pairs:
         raise ValueError("the two MUDI submissions were aligned against different truth files")
@@ -100,12 +108,13 @@ def _balanced_accuracy_on_weights(y_true: np.ndarray, y_pred: np.ndarray, n_clas
         support, correct = sums[:, :n_classes], sums[:, n_classes:]
         with np.errstate(divide="ignore", invalid="ignore"):
             recall = np.where(support > 0, correct / support, np.nan)
-        return np.nanmean(recall, axis=1)
+        mean: np.ndarray = np.nanmean(recall, axis=1)
+        return mean
 
     return evaluate
 
 
-def _classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list:
+def classification_units(task: Task, a: ClassificationAligned, b: ClassificationAligned) -> list[Unit]:
     if task.primary != "balanced_accuracy":
         raise ValueError(f"no bootstrap for primary metric {task.primary!r}")
     n_classes = len(a.class_names)
@@ -123,7 +132,7 @@ def _classification_units(task: Task, a: ClassificationAligned, b: Classificatio
     return units
 
 
-def _regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list:
+def regression_units(task: Task, a: RegressionAligned, b: RegressionAligned) -> list[Unit]:
     power = {"mse": 2, "mae": 1}[task.primary]
     units = []
     for seed in sorted(a.seeds):
@@ -207,7 +216,9 @@ def _pair_resamples(
     splits = sorted(a.seeds)
     generators = [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(len(splits))]
 
-    def run(split: int, rng: np.random.Generator) -> tuple[float | None, float | None, tuple | None]:
+    def run(
+        split: int, rng: np.random.Generator
+    ) -> tuple[float | None, float | None, tuple[np.ndarray, np.ndarray] | None]:
         seed_a, seed_b = a.seeds[split], b.seeds[split]
         order_a, order_b = curves.score_order(seed_a.score), curves.score_order(seed_b.score)
         area_a = curves.roc_auc(curves.binary_counts(seed_a.y_true, seed_a.score, order_a))
@@ -223,46 +234,38 @@ def _pair_resamples(
     else:
         with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bootstrap") as pool:
             jobs = list(pool.map(run, splits, generators))
-    observed = []
-    for side in (0, 1):
+    observed: list[float | None] = []
+    for areas in ([job[0] for job in jobs], [job[1] for job in jobs]):
+        if any(area is None for area in areas):
+            observed.append(None)
+            continue
         # summarise_seeds is what compute() uses, so the value is the leaderboard's to the last bit.
-        per_split = {split: {"auroc": job[side]} for split, job in zip(splits, jobs, strict=True)}
-        undefined = any(job[side] is None for job in jobs)
-        observed.append(None if undefined else summarise_seeds(per_split, "stderr", headline=["auroc"])["auroc"])
-    return observed, [job[2] for job in jobs]
+        per_split = {split: {"auroc": float(area or 0.0)} for split, area in zip(splits, areas, strict=True)}
+        observed.append(summarise_seeds(per_split, "stderr", headline=["auroc"])["auroc"])
+    # Every split was resampled once both observed AUROCs are defined (the only case the caller uses).
+    return observed, [job[2] for job in jobs if job[2] is not None]
 
 
-_UNITS = {
-    "mudi": _mudi_units,
-    "classification": _classification_units,
-    "regression": _regression_units,
-}
+# A kind's units: (task, a, b) -> one Unit per seed (a and b are the kind's own aligned type).
+Units = Callable[..., list[Unit]]
+Resampled = tuple[tuple[float, float], np.ndarray, np.ndarray, int]
 
 
-def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1000, seed: int = 0) -> Bootstrap:
-    """Paired bootstrap of the task's primary metric for submissions ``a`` and ``b``.
-
-    Resamples test rows with replacement (MUDI: unordered gold pairs, carrying
-    every prediction on either orientation). Deterministic for a given
-    ``seed``. Raises ``ValueError`` when the primary metric is undefined for
-    either submission.
-    """
-    if task.kind == "pair":
-        observed, per_split = _pair_resamples(task, a, b, n_resamples, seed)
-    else:
-        observed = [compute(task, x).metrics.get(task.primary) for x in (a, b)]
+def _observed(task: Task, a: Aligned, b: Aligned) -> tuple[float, float]:
+    observed = [metrics.compute(task, x).metrics.get(task.primary) for x in (a, b)]
     if observed[0] is None or observed[1] is None:
         raise ValueError(f"{task.primary} is not defined for both submissions")
-    delta = observed[0] - observed[1]
-    sum_a = np.zeros(n_resamples)
-    sum_b = np.zeros(n_resamples)
-    if task.kind == "pair":
-        for values_a, values_b in per_split:  # in split order, so the sums do not depend on threads
-            sum_a += values_a
-            sum_b += values_b
-        n_units = len(per_split)
-    else:
-        units = _UNITS[task.kind](task, a, b)
+    return observed[0], observed[1]
+
+
+def unit_bootstrap(units_of: Units) -> Callable[..., Resampled]:
+    """A kind's resampler from its units: one generator seeded with ``seed`` draws every unit in turn."""
+
+    def resample(task: Task, a: Aligned, b: Aligned, n_resamples: int, seed: int) -> Resampled:
+        observed = _observed(task, a, b)
+        units = units_of(task, a, b)
+        sum_a = np.zeros(n_resamples)
+        sum_b = np.zeros(n_resamples)
         rng = np.random.default_rng(seed)
         # Each unit is one seed (one split); the metric is their mean.
         for n_items, metric_a, metric_b in units:
@@ -272,7 +275,37 @@ def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1
                 weights = _draw_weights(rng, stop - start, n_items)
                 sum_a[start:stop] += metric_a(weights)
                 sum_b[start:stop] += metric_b(weights)
-        n_units = len(units)
+        return observed, sum_a, sum_b, len(units)
+
+    return resample
+
+
+def pair_bootstrap(task: Task, a: PairAligned, b: PairAligned, n_resamples: int, seed: int) -> Resampled:
+    """ChemicalX's resampler: every split in its own thread with its own spawned generator."""
+    observed, per_split = _pair_resamples(task, a, b, n_resamples, seed)
+    if observed[0] is None or observed[1] is None:
+        raise ValueError(f"{task.primary} is not defined for both submissions")
+    sum_a = np.zeros(n_resamples)
+    sum_b = np.zeros(n_resamples)
+    for values_a, values_b in per_split:  # in split order, so the sums do not depend on threads
+        sum_a += values_a
+        sum_b += values_b
+    return (observed[0], observed[1]), sum_a, sum_b, len(per_split)
+
+
+def paired_bootstrap(task: Task, a: Aligned, b: Aligned, *, n_resamples: int = 1000, seed: int = 0) -> Bootstrap:
+    """Paired bootstrap of the task's primary metric for submissions ``a`` and ``b``.
+
+    Resamples test rows with replacement (MUDI: unordered gold pairs, carrying
+    every prediction on either orientation). Deterministic for a given
+    ``seed``. Raises ``ValueError`` when the primary metric is undefined for
+    either submission or the task's kind has no bootstrap.
+    """
+    resample = kind_of(task).bootstrap
+    if resample is None:
+        raise ValueError(f"no paired bootstrap for {task.kind} tasks")
+    observed, sum_a, sum_b, n_units = resample(task, a, b, n_resamples, seed)
+    delta = observed[0] - observed[1]
     resampled = (sum_a - sum_b) / n_units
     resampled = resampled[np.isfinite(resampled)]
     extreme = np.count_nonzero(np.abs(resampled - delta) >= abs(delta))

@@ -33,6 +33,7 @@ import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,8 +41,8 @@ import pandas as pd
 from scoring.aligned import Aligned, MudiAligned
 from scoring.api import Score, _limits, load_truth, resolve_task, score_aligned
 from scoring.errors import Problems, ScoringError, fail
-from scoring.readers import Limits, RawFile, Source, load_raw, parse_rows
-from scoring.tasks import Task
+from scoring.readers import Limits, RawFile, Source, Table, load_raw, parse_rows
+from scoring.registry import Task
 from scoring.validation import KeyedTruth, MudiTruth, Truth, align_table, read_prediction
 from scoring.validation.common import add_located, apply_aliases
 from scoring.validation.mudi import ALIASES as MUDI_ALIASES
@@ -86,14 +87,14 @@ class SplitSpec:
         """Make ``fraction`` of the units public, chosen by a hash of each unit's key and ``seed``."""
         return cls(fraction=float(fraction), seed=seed)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"usage": true}`` or ``{"fraction": 0.3, "seed": 7}``: the shape bundles and the site store."""
         if self.usage_column:
             return {"usage": True}
         return {"fraction": self.fraction, "seed": self.seed}
 
     @classmethod
-    def from_dict(cls, data: dict) -> SplitSpec:
+    def from_dict(cls, data: dict[str, Any]) -> SplitSpec:
         """Inverse of ``to_dict``; ScoringError for anything else."""
         if not isinstance(data, dict):
             raise fail(f"A split must be a mapping, not {type(data).__name__}.")
@@ -110,7 +111,7 @@ class SplitSpec:
         """Human text for pages and messages."""
         if self.usage_column:
             return "from the truth file's usage column"
-        return f"{self.fraction:.0%} public by hash (seed {self.seed})"
+        return f"{self.fraction:.0%} public by hash, seed {self.seed}"
 
 
 @dataclass(frozen=True)
@@ -152,13 +153,15 @@ def make_split(task: str | Task, truth: Truth, spec: SplitSpec) -> Split:
     task = resolve_task(task)
     if spec.usage_column:
         raise fail("A usage-column split is read from the truth file itself; use load_split_truth.")
+    fraction = spec.fraction
+    assert fraction is not None  # a spec without a usage column has a fraction
     if isinstance(truth, MudiTruth):
         n = len(truth.vocabulary)
         units = truth.unordered_keys
         names = truth.vocabulary
         public = np.array(
-            [unit_fraction((names[k // n], names[k % n]), spec.seed) < spec.fraction for k in units.tolist()],
-            dtype=bool,
+            [unit_fraction((names[k // n], names[k % n]), spec.seed) < fraction for k in units.tolist()],
+            dtype=np.bool_,
         )
         return _checked(task, truth, spec, units, public)
     assert isinstance(truth, KeyedTruth)
@@ -167,10 +170,10 @@ def make_split(task: str | Task, truth: Truth, spec: SplitSpec) -> Split:
     seeds = truth.seeds[rows].tolist()
     public = np.fromiter(
         (
-            unit_fraction((str(seed), *(str(col[i]) for col in columns)), spec.seed) < spec.fraction
+            unit_fraction((str(seed), *(str(col[i]) for col in columns)), spec.seed) < fraction
             for i, seed in enumerate(seeds)
         ),
-        dtype=bool,
+        dtype=np.bool_,
         count=len(rows),
     )
     return _checked(task, truth, spec, truth.keys[rows], public)
@@ -238,7 +241,7 @@ def strip_usage(raw: RawFile) -> bytes:
 
 
 def load_split_truth(
-    task: str | Task, source: Source, spec: SplitSpec, *, limits: Limits | dict | None = None
+    task: str | Task, source: Source, spec: SplitSpec, *, limits: Limits | dict[str, Any] | None = None
 ) -> tuple[Truth, Split]:
     """Parse and validate a truth file and its split; ScoringError with located problems if either is wrong.
 
@@ -257,8 +260,8 @@ def load_split_truth(
                 line=1,
                 column=raw.written[USAGE],
             )
-        truth = load_truth(task, raw.data, limits=limits)
-        return truth, make_split(task, truth, spec)
+        hashed = load_truth(task, raw.data, limits=limits)
+        return hashed, make_split(task, hashed, spec)
     if USAGE not in raw.header:
         raise fail(
             'The phase takes its public/private split from a "usage" column, but the truth file has none; '
@@ -268,7 +271,7 @@ def load_split_truth(
     problems = Problems()
     table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=limits)
     flags = _usage_flags(table, problems)
-    truth = None
+    truth: Truth | None = None
     try:
         truth = load_truth(task, strip_usage(raw), limits=limits)
     except ScoringError as error:
@@ -289,7 +292,7 @@ def load_split_truth(
     return truth, _checked(task, truth, spec, units, public)
 
 
-def _usage_flags(table, problems: Problems) -> np.ndarray:
+def _usage_flags(table: Table, problems: Problems) -> np.ndarray:
     """Per row: 1 public, 0 private, -1 unknown (reported with its line)."""
     column = table.frame[USAGE]
     categories = pd.Index(column.cat.categories.astype(str))
@@ -308,7 +311,7 @@ def _usage_flags(table, problems: Problems) -> np.ndarray:
     return flags
 
 
-def _mudi_units(truth: MudiTruth, table) -> np.ndarray:
+def _mudi_units(truth: MudiTruth, table: Table) -> np.ndarray:
     """Per table row, the index of its unordered pair in ``truth.unordered_keys``."""
     n = len(truth.vocabulary)
     ends = []
@@ -316,11 +319,12 @@ def _mudi_units(truth: MudiTruth, table) -> np.ndarray:
         bare, codes = bare_drug_ids(table.frame[column])
         ends.append(truth.vocabulary.get_indexer(bare).astype(np.int64)[codes])
     keys = np.minimum(ends[0], ends[1]) * n + np.maximum(ends[0], ends[1])
-    return np.searchsorted(truth.unordered_keys, keys)
+    units: np.ndarray = np.searchsorted(truth.unordered_keys, keys)
+    return units
 
 
 def _unit_flags(
-    truth: Truth, table, flags: np.ndarray, unit_of_row: np.ndarray, n_units: int, problems: Problems
+    truth: Truth, table: Table, flags: np.ndarray, unit_of_row: np.ndarray, n_units: int, problems: Problems
 ) -> np.ndarray:
     """Per unit, public or not; a unit whose rows disagree is a located problem."""
     # The reference row of a unit is its first row with a valid usage (unknown values were reported already).
@@ -339,6 +343,7 @@ def _unit_flags(
             what = f"the pair ({table.frame[DRUG1].iloc[row]}, {table.frame[DRUG2].iloc[row]})"
             rule = "both orientations of a drug pair must be on the same side"
         else:
+            assert isinstance(truth, KeyedTruth)
             what = "the key " + truth.describe_row(row)
             rule = "every row of a key must be on the same side"
         return (
@@ -393,24 +398,30 @@ def restrict(aligned: Aligned, split: Split, part: str) -> tuple[Aligned, int]:
             },
         )
     n_rows = int((split.public == keep_public).sum())
-    return replace(aligned, seeds=seeds), n_rows
+    return replace(aligned, seeds=seeds), n_rows  # type: ignore[arg-type]  # each kind's own seed type
 
 
 def _unordered(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     a = a.astype(np.int64)
     b = b.astype(np.int64)
-    return np.minimum(a, b) * n + np.maximum(a, b)
+    code: np.ndarray = np.minimum(a, b) * n + np.maximum(a, b)
+    return code
 
 
 def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if len(sorted_keys) == 0:
         return np.zeros(len(keys), dtype=bool)
     position = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return sorted_keys[position] == keys
+    found: np.ndarray = sorted_keys[position] == keys
+    return found
 
 
 def _check_split_fits(task: Task, truth: Truth, split: Split) -> None:
-    expected = len(truth.unordered_keys) if isinstance(truth, MudiTruth) else len(truth.distinct_keys)
+    if isinstance(truth, MudiTruth):
+        expected = len(truth.unordered_keys)
+    else:
+        assert isinstance(truth, KeyedTruth)
+        expected = len(truth.distinct_keys)
     if split.task != task.slug or len(split.units) != expected:
         raise fail(f"The split was made for another truth (task {split.task!r}, {len(split.units):,} units).")
 
@@ -421,7 +432,7 @@ def score_parts(
     pred: Source,
     split: Split | SplitSpec,
     *,
-    limits: Limits | dict | None = None,
+    limits: Limits | dict[str, Any] | None = None,
 ) -> dict[str, Score]:
     """Validate a prediction against the whole truth, then score it on ``public``, ``private`` and ``all`` rows.
 

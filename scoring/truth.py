@@ -7,6 +7,7 @@ import math
 import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,8 +15,8 @@ import pandas as pd
 from scoring.api import load_truth, resolve_task
 from scoring.errors import fail
 from scoring.readers import DEFAULT_MAX_BYTES, Limits, Source, check_columns, load_raw, normalise_name, parse_rows
-from scoring.tasks import Task
-from scoring.validation import KeyedTruth, MudiTruth, Truth
+from scoring.registry import Task
+from scoring.validation import KeyedTruth, MudiTruth, Truth, align_table, read_prediction
 from scoring.validation.common import SEED
 
 TRIPLE_COLUMNS = ("drug_1", "drug_2", "context")
@@ -39,7 +40,8 @@ def _open_source(source: Source | str, limits: Limits) -> Source:
     if isinstance(source, str) and source.startswith(("http://", "https://")):
         try:
             with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:
-                return response.read(limits.max_bytes + 1)
+                body: bytes = response.read(limits.max_bytes + 1)
+                return body
         except OSError as exc:
             raise fail(f"Could not download {source}: {exc}.") from exc
     return source
@@ -152,14 +154,31 @@ def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
     table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits())
     frame = pd.DataFrame({name: table.frame[normalise_name(name)].astype(str).to_numpy() for name in keys})
     n = len(frame)
-    if task.kind == "regression":
-        labels = np.zeros(n)
-    elif task.kind == "pair":  # 0/1 labels
-        labels = np.arange(n) % 2
-    else:
-        labels = np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+    labels = task.kind_def.placeholder_labels(task, n)
     label_column = next(c for c in task.truth_columns if c not in keys)
     frame[label_column] = labels
     buffer = io.StringIO()
     frame[list(task.truth_columns)].to_csv(buffer, index=False)
     return load_truth(task, buffer.getvalue().encode())
+
+
+def validate_prediction(
+    task: str | Task,
+    pred: Source,
+    *,
+    inputs: Source | Truth | None = None,
+    limits: Limits | dict[str, Any] | None = None,
+) -> int:
+    """Check a prediction file without the labels; returns its number of rows or raises ScoringError.
+
+    With the task's test ``inputs`` (the site's ``/tasks/<slug>/inputs.csv``, or
+    a Truth from ``truth_from_inputs``) every check the server runs applies,
+    with the same messages: format, labels or ranges, duplicates, unknown and
+    missing keys. Without them only the file's own format, columns and values.
+    """
+    task = resolve_task(task)
+    table = read_prediction(task, pred, limits if isinstance(limits, Limits) else Limits(**(limits or {})))
+    if inputs is None:
+        return len(table)
+    truth = inputs if isinstance(inputs, Truth) else truth_from_inputs(task, inputs)
+    return align_table(task, truth, table)[1]

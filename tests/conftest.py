@@ -283,6 +283,17 @@ def page(browser, live_server):
     context.close()
 
 
+def viewport_screenshot(pg, name: str) -> Path:
+    """What the visitor sees in the window (not the whole page), into test-artifacts/.
+
+    Tests never write docs/screenshots/: the ones there were looked at and copied by hand.
+    """
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=False)
+    return path
+
+
 def save_screenshot(pg, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

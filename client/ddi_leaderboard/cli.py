@@ -142,17 +142,19 @@ def submit(ctx, task, file, method, description_file, paper, code, team, private
     if not wait:
         return
     final = client.wait(submission["id"], on_update=lambda s: None)
-    _report(client, final)
+    _report(client, final, just_scored=True)
     if final["status"] == "failed":
         ctx.exit(EXIT_INVALID if final.get("error_kind") == "invalid" else 5)
 
 
-def _report(client: Client, status: dict) -> None:
+def _report(client: Client, status: dict, *, just_scored: bool = False) -> None:
     if status["status"] == "scored":
         primary = status["primary"]
         value = "not computed" if primary["value"] is None else repr(primary["value"])
         click.echo(f"Scored: {primary['key']} = {value}")
-        rank = client.rank_of(status["task"], status["id"])
+        # Just scored: the board takes it in a moment later, so wait briefly for its rank.
+        finder = client.wait_for_rank if just_scored else client.rank_of
+        rank = finder(status["task"], status["id"])
         click.echo(f"Rank: {rank if rank is not None else 'unranked'} on {status['task']}")
     elif status["status"] == "failed":
         click.echo(f"Failed: {status.get('error') or 'no reason given'}", err=True)
@@ -181,7 +183,7 @@ def submissions(ctx: click.Context, task: str | None) -> None:
     """List your teams' submissions, newest first."""
     rows = [("id", "task", "method", "team", "status", "primary")]
     for s in _client(ctx).submissions(task=task):
-        value = s["primary"]["value"]
+        value = s["primary_value"]
         rows.append(
             (s["id"], s["task"], s["method_name"], s["team"], s["status"], "" if value is None else f"{value:.4f}")
         )

@@ -248,6 +248,15 @@ class Client:
                 return row["rank"]
         return None
 
+    def wait_for_rank(self, task: str, submission_id: str, *, timeout: float = 30, interval: float = 1.0) -> int | None:
+        """The rank once the board has taken the newly scored submission in (boards update just after scoring)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            rank = self.rank_of(task, submission_id)
+            if rank is not None or time.monotonic() > deadline:
+                return rank
+            time.sleep(interval)
+
     def _pages(self, path: str, params: dict, key: str) -> Iterator[dict]:
         page = 1
         while True:

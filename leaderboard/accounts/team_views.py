@@ -36,7 +36,6 @@ def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None =
     is_owner = can_manage_team(membership)
     context = {
         "team": team,
-        "membership": membership,
         "is_owner": is_owner,
         "members": team.memberships.select_related("user").order_by("joined_at", "id"),
         "invitations": (
@@ -112,27 +111,27 @@ def team_leave_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "accounts/team_leave.html", context)
 
 
-@login_required
-@require_POST
-def team_remove_member(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+def _member_action(request: HttpRequest, slug: str, member_id: int, action, done: str) -> HttpResponse:
+    """Run an owner's ``action(team, owner, member)``; ``done`` is the message, formatted with member and team."""
     team, member = get_team_member_for(request.user, slug, member_id)
     try:
-        services.remove_member(team, request.user, member)
+        action(team, request.user, member)
     except services.TeamError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, f"{member.username} is no longer a member of {team.name}.")
+        messages.success(request, done.format(member=member.username, team=team.name))
     return redirect(team)
+
+
+@login_required
+@require_POST
+def team_remove_member(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    return _member_action(request, slug, member_id, services.remove_member, "{member} is no longer a member of {team}.")
 
 
 @login_required
 @require_POST
 def team_hand_over(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
-    team, member = get_team_member_for(request.user, slug, member_id)
-    try:
-        services.hand_over_ownership(team, request.user, member)
-    except services.TeamError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"{member.username} now owns {team.name}; you are a member.")
-    return redirect(team)
+    return _member_action(
+        request, slug, member_id, services.hand_over_ownership, "{member} now owns {team}; you are a member."
+    )

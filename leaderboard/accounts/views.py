@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from leaderboard.accounts import services
 from leaderboard.accounts.access import get_invitation_for
-from leaderboard.accounts.forms import NotificationsForm, SignupForm, TeamCreateForm
+from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
 
 
@@ -36,7 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = services.create_user(
             form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
         messages.success(request, f"Welcome, {user.username}! Your personal team is ready.")
         return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""})
@@ -65,10 +65,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "memberships": memberships,
         "invitations": invitations,
         "notifications_form": NotificationsForm(instance=user),
-        "team_form": TeamCreateForm(),
     }
     return render(request, "accounts/profile.html", context)
-
 
 
 class LogoutView(auth_views.LogoutView):

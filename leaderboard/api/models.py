@@ -7,14 +7,6 @@ from django.db import models
 from django.utils import timezone
 
 
-class TokenQuerySet(models.QuerySet):
-    def active(self) -> TokenQuerySet:
-        now = timezone.now()
-        return self.filter(revoked_at__isnull=True).filter(
-            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now)
-        )
-
-
 class ApiToken(models.Model):
     class Scope(models.TextChoices):
         # Each scope includes the ones before it (see leaderboard.api.tokens.SCOPE_ORDER).
@@ -33,8 +25,6 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
-
-    objects = TokenQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

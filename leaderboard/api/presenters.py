@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 from leaderboard.boards.exports import describe_metric
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import status_payload
+from leaderboard.submissions.summary import status_payload
 
 
 def _absolute(request, path: str) -> str:
@@ -38,11 +40,11 @@ def task_dict(task, request) -> dict:
             for d in task.declarations
         ],
         "links": {
-            "board": _absolute(request, f"/tasks/{task.slug}/"),
-            "inputs": _absolute(request, f"/tasks/{task.slug}/inputs.csv"),
-            "example": _absolute(request, f"/tasks/{task.slug}/example.csv"),
-            "leaderboard": _absolute(request, f"/api/v1/tasks/{task.slug}/leaderboard"),
-            "submissions": _absolute(request, f"/api/v1/tasks/{task.slug}/submissions"),
+            "board": _absolute(request, reverse("boards:task", args=[task.slug])),
+            "inputs": _absolute(request, reverse("submissions:inputs", args=[task.slug])),
+            "example": _absolute(request, reverse("submissions:example", args=[task.slug])),
+            "leaderboard": _absolute(request, reverse("api:task-leaderboard", args=[task.slug])),
+            "submissions": _absolute(request, reverse("api:task-submit", args=[task.slug])),
         },
     }
 
@@ -63,7 +65,7 @@ def quota_dict(team, quota: quotas.Quota) -> dict:
 def phase_dict(phase: Phase, request, teams) -> dict:
     """A phase with its dates, limits and, for a caller with a token, each of their teams' quota."""
     is_open = phase.is_open
-    base = f"/api/v1/challenges/{phase.challenge.slug}/phases/{phase.slug}"
+    args = [phase.challenge.slug, phase.slug]
     return {
         "slug": phase.slug,
         "title": phase.title,
@@ -78,9 +80,9 @@ def phase_dict(phase: Phase, request, teams) -> dict:
         "board_mode": phase.board_mode,
         "quota": None if teams is None else [quota_dict(t, quotas.quota_for(t, phase)) for t in teams],
         "links": {
-            "self": _absolute(request, base),
-            "leaderboard": _absolute(request, f"{base}/leaderboard"),
-            "submissions": _absolute(request, f"{base}/submissions"),
+            "self": _absolute(request, reverse("api:phase", args=args)),
+            "leaderboard": _absolute(request, reverse("api:phase-leaderboard", args=args)),
+            "submissions": _absolute(request, reverse("api:phase-submit", args=args)),
         },
     }
 
@@ -93,7 +95,7 @@ def challenge_dict(challenge: Challenge, request, teams) -> dict:
         "family": challenge.family or None,
         "description": challenge.description,
         "phases": [phase_dict(p, request, teams) for p in challenge.phases.all()],
-        "links": {"self": _absolute(request, f"/api/v1/challenges/{challenge.slug}")},
+        "links": {"self": _absolute(request, reverse("api:challenge", args=[challenge.slug]))},
     }
 
 
@@ -119,7 +121,28 @@ def submission_dict(submission: Submission, request) -> dict:
             "file_size": submission.file_size,
             "sha256": submission.sha256,
             "url": _absolute(request, body["url"]),
-            "links": {"self": _absolute(request, f"/api/v1/submissions/{submission.pk}")},
+            "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
         }
     )
     return body
+
+
+def submission_summary(submission: Submission, request) -> dict:
+    """A row of "my submissions": no per-row query (the primary value is denormalised on the row)."""
+    return {
+        "id": str(submission.pk),
+        "status": submission.status,
+        "task": submission.phase.task_slug,
+        "challenge": submission.phase.challenge.slug,
+        "phase": submission.phase.slug,
+        "team": submission.team.slug,
+        "method_name": submission.method_name,
+        "visibility": "public" if submission.is_public else "private",
+        "primary_metric": submission.phase.task.primary,
+        "primary_value": submission.primary_value,
+        "error": submission.error_message or None,
+        "created_at": submission.created_at.isoformat(),
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "url": _absolute(request, submission.get_absolute_url()),
+        "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
+    }

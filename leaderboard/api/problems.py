@@ -13,20 +13,47 @@ from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 
 CONTENT_TYPE = "application/problem+json"
-TYPE_BASE = "/api/v1/problems/"
 
-# The problem type of each DRF error code not raised as an ApiProblem.
+# Every problem type: its status and title. ``type`` URIs point at /api/v1/problems/<kind>, which explains it.
+TYPES = {
+    "token-required": (401, "Authentication required", "No token where one is needed."),
+    "invalid-token": (401, "Invalid token", "An unknown or malformed token."),
+    "token-revoked": (401, "Token revoked", "The token was revoked on its owner's profile page."),
+    "token-expired": (401, "Token expired", "The token's expiry date has passed."),
+    "insufficient-scope": (403, "Insufficient scope", "The token's scope does not allow this."),
+    "forbidden": (403, "Forbidden", "You may see this object but not do this with it."),
+    "not-found": (404, "Not found", "No such object, or one you may not see."),
+    "method-not-allowed": (405, "Method not allowed", "This endpoint does not take this HTTP method."),
+    "not-acceptable": (406, "Not acceptable", "The API answers JSON only."),
+    "unsupported-media-type": (415, "Unsupported media type", "Send this body in another format."),
+    "phase-closed": (409, "Not accepting submissions", "The phase is not open or has no test set yet."),
+    "malformed-request": (400, "Malformed request", "The request body could not be parsed."),
+    "invalid-request": (422, "Invalid request", "Some fields are missing or invalid."),
+    "invalid-file": (422, "Invalid prediction file", "The prediction file failed scoring's checks."),
+    "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
+    "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
+    "error": (500, "Error", "Something else went wrong."),
+}
+
+
+def type_uri(kind: str) -> str:
+    from django.urls import reverse
+
+    return reverse("api:problem-type", args=[kind])
+
+
+# The problem kind of each DRF error code not raised as an ApiProblem.
 _DRF_TYPES = {
-    "not_authenticated": ("token-required", "Authentication required"),
-    "authentication_failed": ("invalid-token", "Invalid token"),
-    "permission_denied": ("forbidden", "Forbidden"),
-    "not_found": ("not-found", "Not found"),
-    "method_not_allowed": ("method-not-allowed", "Method not allowed"),
-    "not_acceptable": ("not-acceptable", "Not acceptable"),
-    "unsupported_media_type": ("unsupported-media-type", "Unsupported media type"),
-    "throttled": ("rate-limited", "Too many requests"),
-    "parse_error": ("malformed-request", "Malformed request"),
-    "invalid": ("invalid-request", "Invalid request"),
+    "not_authenticated": "token-required",
+    "authentication_failed": "invalid-token",
+    "permission_denied": "forbidden",
+    "not_found": "not-found",
+    "method_not_allowed": "method-not-allowed",
+    "not_acceptable": "not-acceptable",
+    "unsupported_media_type": "unsupported-media-type",
+    "throttled": "rate-limited",
+    "parse_error": "malformed-request",
+    "invalid": "invalid-request",
 }
 
 
@@ -63,7 +90,7 @@ class TokenProblem(exceptions.AuthenticationFailed):
 
 
 def problem_body(status_code: int, kind: str, title: str, detail: str, **members) -> dict:
-    body = {"type": TYPE_BASE + kind, "title": title, "status": status_code, "detail": detail}
+    body = {"type": type_uri(kind), "title": title, "status": status_code, "detail": detail}
     body.update({k: v for k, v in members.items() if v is not None})
     return body
 
@@ -101,13 +128,15 @@ def handler(exc, context):
     else:
         code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
         if isinstance(exc, exceptions.ValidationError):
-            kind, title = _DRF_TYPES["invalid"]
-            body = problem_body(422, kind, title, "The request has invalid fields.", errors=_flatten(exc.detail))
+            kind = _DRF_TYPES["invalid"]
+            body = problem_body(
+                422, kind, TYPES[kind][1], "The request has invalid fields.", errors=_flatten(exc.detail)
+            )
             response.status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
         else:
-            kind, title = _DRF_TYPES.get(code if isinstance(code, str) else "", ("error", "Error"))
+            kind = _DRF_TYPES.get(code if isinstance(code, str) else "", "error")
             detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
-            body = problem_body(response.status_code, kind, title, str(detail))
+            body = problem_body(response.status_code, kind, TYPES[kind][1], str(detail))
             if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
                 body["retry_after"] = int(exc.wait + 0.999)
     response.data = body

@@ -164,8 +164,26 @@ class SubmissionSerializer(s.Serializer):
     links = s.DictField(child=s.CharField())
 
 
+class SubmissionSummarySerializer(s.Serializer):
+    id = s.UUIDField()
+    status = s.ChoiceField(choices=["queued", "running", "scored", "failed"])
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    method_name = s.CharField()
+    visibility = s.ChoiceField(choices=["public", "private"])
+    primary_metric = s.CharField()
+    primary_value = s.FloatField(allow_null=True)
+    error = s.CharField(allow_null=True)
+    created_at = s.DateTimeField()
+    finished_at = s.DateTimeField(allow_null=True)
+    url = s.CharField()
+    links = s.DictField(child=s.CharField())
+
+
 class SubmissionPageSerializer(PageSerializer):
-    results = SubmissionSerializer(many=True)
+    results = SubmissionSummarySerializer(many=True)
 
 
 class SubmissionCreateSerializer(s.Serializer):

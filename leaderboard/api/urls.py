@@ -20,5 +20,6 @@ urlpatterns = [
     path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", views.phase_submit, name="phase-submit"),
     path("submissions", views.my_submissions, name="submissions"),
     path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),
+    path("problems/<slug:kind>", views.problem_type, name="problem-type"),
     re_path(r"^[\s\S]*$", views.not_found),  # any character, newlines too
 ]

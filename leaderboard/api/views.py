@@ -12,7 +12,7 @@ import hashlib
 import math
 
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -27,7 +27,7 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
-from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, task_dict
+from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
 from leaderboard.api.problems import ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
 from leaderboard.boards import exports
@@ -399,7 +399,7 @@ def my_submissions(request: Request) -> Response:
     count = rows.count()
     chosen = rows[(page - 1) * page_size : page * page_size]
     return Response(
-        {**_page_links(request, page, page_size, count), "results": [submission_dict(s, request) for s in chosen]}
+        {**_page_links(request, page, page_size, count), "results": [submission_summary(s, request) for s in chosen]}
     )
 
 
@@ -428,6 +428,16 @@ def submission_detail(request: Request, submission_id) -> Response:
     else:
         submission = access.get_submission_for(request.user, submission_id)
     return Response(submission_dict(submission, request))
+
+
+def problem_type(request, kind: str):
+    """What a problem ``type`` URI answers: its status, title and meaning."""
+    from leaderboard.api.problems import TYPES
+
+    if kind not in TYPES:
+        return not_found(request)
+    status_code, title, description = TYPES[kind]
+    return JsonResponse({"type": request.path, "status": status_code, "title": title, "description": description})
 
 
 @csrf_exempt  # a POST to an unknown API path is a 404 problem too, not the CSRF page

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -34,7 +35,7 @@ def create(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the token a name and a scope.")
-        return redirect("/accounts/profile/#tokens")
+        return redirect(reverse("accounts:profile") + "#tokens")
     token, raw = tokens.create_token(
         request.user, form.cleaned_data["name"].strip(), form.cleaned_data["scope"], form.expires_at()
     )
@@ -50,4 +51,4 @@ def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = tokens.get_token_for(request.user, token_id)
     tokens.revoke(token)
     messages.success(request, f"The token '{token.name}' is revoked; requests with it now get 401.")
-    return redirect("/accounts/profile/#tokens")
+    return redirect(reverse("accounts:profile") + "#tokens")

@@ -11,11 +11,14 @@ board charts are cached per board version (``leaderboard.boards.cache``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 import plotly.graph_objects as go
 
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
+from leaderboard.submissions.charts import short
+from scoring import keys as result_keys
 
 # Bars for more methods than this are unreadable; the table holds the rest.
 TOP_METHODS = 8
@@ -46,31 +49,35 @@ def class_f1_chart(
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in class_keys)] for r in rows]
     if len(class_keys) <= 10:
         fig = _figure(
-            [go.Bar(name=label(r), x=names, y=[r["metrics"].get(key) for _, key in class_keys]) for r in rows]
+            [go.Bar(name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys]) for r in rows]
         )
         fig.update_layout(barmode="group", yaxis={"title": "F1", "range": [0, 1]})
     else:
         fig = _figure(
             go.Heatmap(
                 z=[[r["metrics"].get(key) for _, key in class_keys] for r in rows],
-                x=names,
-                y=[label(r) for r in rows],
+                x=[short(n, 18) for n in names],
+                y=[short(label(r)) for r in rows],
+                customdata=[[[label(r), n] for n in names] for r in rows],
+                hovertemplate="%{customdata[0]}<br>%{customdata[1]}: F1 %{z:.4f}<extra></extra>",
                 zmin=0,
                 zmax=1,
                 colorscale="Viridis",
                 colorbar={"title": "F1"},
             )
         )
-        fig.update_layout(height=200 + 30 * len(rows), margin={"l": 220})
+        # automargin (the site's layout) sizes the left margin to the cut labels, so none is clipped.
+        fig.update_layout(height=220 + 30 * len(rows), xaxis={"tickangle": -45})
     return _chart("class-f1", title, fig, ["method", *names], table_rows)
 
 
 def direction_scatter(rows: Sequence[dict]) -> dict | None:
     """MUDI: direction-aware vs direction-agnostic macro F1, one point per method."""
+    aware, agnostic = (result_keys.mudi_key(setting, "macro", "f1") for setting in result_keys.MUDI_SETTINGS)
     points = [
-        (label(r), r["metrics"].get("aware/macro/f1"), r["metrics"].get("agnostic/macro/f1"))
+        (label(r), r["metrics"].get(aware), r["metrics"].get(agnostic))
         for r in rows
-        if r["metrics"].get("aware/macro/f1") is not None and r["metrics"].get("agnostic/macro/f1") is not None
+        if r["metrics"].get(aware) is not None and r["metrics"].get(agnostic) is not None
     ]
     if not points:
         return None
@@ -130,7 +137,7 @@ def seed_strip(
     fig = _figure(
         [
             go.Box(
-                name=label(r),
+                name=short(label(r)),
                 y=[r["metrics"].get(key) for _, key in seed_keys],
                 text=[f"seed {seed}" for seed, _ in seed_keys],
                 boxpoints="all",
@@ -151,6 +158,21 @@ def seed_strip(
     )
 
 
+DAY_MS = 86_400_000
+
+
+def _date_axis(dates: Sequence[str]) -> dict:
+    """A date x-axis labelled in days: records set seconds apart (the demo) get a week around them, not ms ticks."""
+    axis = {"title": "date", "type": "date", "tickformat": "%Y-%m-%d", "automargin": True}
+    parsed = sorted(datetime.fromisoformat(d) for d in dates if d)
+    if parsed and parsed[-1] - parsed[0] < timedelta(days=3):
+        middle = parsed[0] + (parsed[-1] - parsed[0]) / 2
+        axis["range"] = [(middle - timedelta(days=3)).isoformat(), (middle + timedelta(days=3)).isoformat()]
+    if not parsed or parsed[-1] - parsed[0] < timedelta(days=14):
+        axis["dtick"] = DAY_MS  # one tick a day at most; Plotly would otherwise go down to milliseconds
+    return axis
+
+
 def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
     """Best public score over time: every submission that set a new record."""
     if not steps:
@@ -165,7 +187,7 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
             hovertemplate="%{text}<br>%{x}<br>%{y:.4f}<extra></extra>",
         )
     )
-    fig.update_layout(yaxis={"title": metric_name}, xaxis={"title": "date"}, showlegend=False)
+    fig.update_layout(yaxis={"title": metric_name}, xaxis=_date_axis([s["date"] for s in steps]), showlegend=False)
     return _chart(
         "progression",
         f"State of the art over time ({metric_name})",

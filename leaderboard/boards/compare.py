@@ -8,6 +8,7 @@ comparison, so the page never reveals which of the ids exist.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.core.cache import cache as django_cache
 from django.http import Http404
@@ -16,13 +17,14 @@ import scoring
 from leaderboard.boards import cache, charts
 from leaderboard.boards.exports import describe_metric
 from leaderboard.boards.models import PairTest
-from leaderboard.boards.present import fmt
-from leaderboard.boards.significance import ALPHA, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
 from leaderboard.boards.spec import ViewSpec, view_spec, views_for
-from leaderboard.challenges.truth import TruthMissing
+from leaderboard.challenges.truth_cache import TruthMissing
+from leaderboard.formatting import metric_text
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
+from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,9 @@ def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
     first = []
     for column in spec.sortable:
         first.append(column.key)
-        if spec.spread_key(column.key):
-            first.append(spec.spread_key(column.key))
+        spread = spec.spread_key(column.key)
+        if spread:
+            first.append(spread)
     first = [k for k in first if k in keys]
     rest = sorted(keys - set(first), key=lambda k: (result_keys.is_seed(k), k))
     return first + rest
@@ -62,7 +65,10 @@ def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[
                 "higher_is_better": definition["higher_is_better"],
                 "main": key in main,
                 "cells": [
-                    {"text": fmt(v) if not is_count or v is None else str(int(v)), "best": v is not None and v == best}
+                    {
+                        "text": metric_text(v) if not is_count or v is None else str(int(v)),
+                        "best": v is not None and v == best,
+                    }
                     for v in cells
                 ],
             }
@@ -108,7 +114,7 @@ def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
     }
     missing = []
     for other in subs[1:]:
-        outcome = {"a": reference, "b": other}
+        outcome: dict[str, Any] = {"a": reference, "b": other}
         if other.pk in stored:
             outcome.update(_outcome(stored[other.pk]))
         elif not reference.phase.has_truth:

@@ -17,6 +17,7 @@ import scoring
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
 from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, significance_text
+from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
 
@@ -146,7 +147,7 @@ def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: 
         # need converting: the hot loop of a large export.
         writer.writerow(
             [
-                *(_csv_value(data[c]) for c in FIXED_COLUMNS),
+                *(safe_cell(_csv_value(data[c])) for c in FIXED_COLUMNS),
                 *("" if data[name] is None else data[name] for name in metric_names),
                 scoring.__version__,
                 *truth_cells,

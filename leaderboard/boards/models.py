@@ -74,7 +74,7 @@ class BoardRow(models.Model):
 
     # The (team, method) half of the row's group: the method name without case or extra spaces.
     method_key = models.CharField(max_length=100)
-    # Sort keys (``leaderboard.boards.ranking.quality_key``/``tail_key``): ordering by
+    # Sort keys (``leaderboard.boards.placement.quality_key``/``tail_key``): ordering by
     # (quality, tail) is the board's ranking; rank and position are computed from them
     # when rows are read (DENSE_RANK/ROW_NUMBER), so a new row never rewrites others.
     quality = models.CharField(max_length=400)

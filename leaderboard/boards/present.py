@@ -6,25 +6,21 @@ formatted here; the same ``row_fields`` feed the HTML table and both exports.
 
 from __future__ import annotations
 
-import math
-
+from django.db.models import Q
 from django.urls import reverse
 
 import scoring
 from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.placement import is_ranked
 from leaderboard.boards.query import Controls, row_count, select_rows
 from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, view_spec, views_for
+from leaderboard.formatting import metric_text
 
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
-
-
-def fmt(value: float | None, digits: int = 4) -> str:
-    """A metric for the table: 4 decimals, an em dash when missing."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.{digits}f}"
+# The builders of the charts a kind names in ``Kind.extra_charts``: rows -> chart.
+EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
 
 
 def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
@@ -35,10 +31,12 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")
-    row["primary"] = fmt(metrics.get(spec.metric))
-    row["primary_spread"] = fmt(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
-    row["cells"] = [fmt(metrics.get(c.key)) for c in spec.columns[1:]]
-    row["class_cells"] = [fmt(metrics.get(c.key)) for c in spec.class_columns]
+    row["primary"] = metric_text(metrics.get(spec.metric))
+    row["primary_spread"] = (
+        metric_text(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
+    )
+    row["cells"] = [metric_text(metrics.get(c.key)) for c in spec.columns[1:]]
+    row["class_cells"] = [metric_text(metrics.get(c.key)) for c in spec.class_columns]
     # The leader is not marked as indistinguishable from itself.
     row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
@@ -48,19 +46,13 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
 
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
-    return list(
-        BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0")
-        .order_by("quality", "tail")
-        .values("method_name", "team_name", "metrics")[:CHART_ROWS]
-    )
+    rows = BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0").order_by("quality", "tail")
+    return [dict(row) for row in rows.values("method_name", "team_name", "metrics")[:CHART_ROWS]]
 
 
 def sibling_task(task):
     """The other split of an ImDrug dataset with a random and a standard split, or None."""
-    if task.family != "imdrug" or task.split not in ("random", "standard") or task.kind != "classification":
-        return None
-    other = "standard" if task.split == "random" else "random"
-    return scoring.TASKS.get(f"imdrug-{task.dataset}-{other}")
+    return scoring.split_sibling(task)
 
 
 def split_pairs(random_rows: list[dict], standard_rows: list[dict], metric: str) -> list[tuple]:
@@ -104,10 +96,9 @@ def board_charts(
     def build() -> list[dict]:
         rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
-        setting = f" ({spec.label.lower()})" if spec.task.kind == "mudi" else ""
+        setting = f" ({spec.label.lower()})" if len(views_for(spec.task)) > 1 else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
-        if spec.task.kind == "mudi":
-            found.append(charts.direction_scatter(rows))
+        found += [EXTRA_CHARTS[name](rows) for name in spec.task.kind_def.extra_charts]
         if sibling is not None:
             other_rows = chart_rows(sibling)
             random_rows, standard_rows = (rows, other_rows) if spec.task.split == "random" else (other_rows, rows)
@@ -200,4 +191,44 @@ def dataset_breakdown(tasks: list) -> dict:
         "breakdown": breakdown,
         "charts": [chart] if chart else [],
         "any_synthetic": any(s["phase"] is not None and s["phase"].truth_is_synthetic for s in splits),
+    }
+
+
+def board_standing(submission) -> dict | None:
+    """Where a scored submission stands on its task's default board: rank N of M and a link to its row.
+
+    None when the submission is not a row of that board (yet, or because another
+    submission of the same team and method represents it).
+    """
+    from django.urls import reverse
+
+    spec = view_spec(submission.phase.task)
+    row = (
+        BoardRow.objects.filter(board__phase_id=submission.phase_id, board__view=spec.key, submission_id=submission.pk)
+        .select_related("board")
+        .only("quality", "tail", "is_public", "team_id", "board__n_rows", "board__id")
+        .first()
+    )
+    if row is None:
+        return None
+    board = row.board
+    public = BoardRow.objects.filter(board=board, is_public=True)
+    before = public.filter(Q(quality__lt=row.quality) | Q(quality=row.quality, tail__lt=row.tail)).count()
+    page = before // query.PAGE_SIZE + 1
+    params = [] if row.is_public else ["private=1"]
+    if page > 1:
+        params.append(f"page={page}")
+    url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
+    n_ranked = public.filter(quality__startswith="0").count()
+    # The rank its team sees: 1 + the distinct better keys among public rows and the team's own.
+    rank = None
+    if is_ranked(row.quality):
+        seen = BoardRow.objects.filter(board=board).filter(Q(is_public=True) | Q(team_id=row.team_id))
+        rank = 1 + seen.filter(quality__lt=row.quality).values("quality").distinct().count()
+    return {
+        "rank": rank,
+        "n_ranked": n_ranked + (0 if row.is_public else 1),
+        "is_public": row.is_public,
+        "metric_name": spec.task.metric(spec.metric).name,
+        "url": f"{url}#row-{submission.pk}",
     }

@@ -32,6 +32,8 @@ from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, filters_for, view_spec, views_for
 
 PAGE_SIZE = 50
+# Past any real board (5 million rows); a bigger ?page= would overflow the database's OFFSET.
+MAX_PAGE = 100_000
 
 # The column chooser's groups, in table order: (key, label). Rank, Method and the ranking metric always show.
 COLUMN_GROUPS = (
@@ -146,8 +148,8 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
             if value in ("yes", "no"):
                 filters.append((f.param, (value,)))
     try:
-        page = max(1, int(params.get("page", "1")))
-    except ValueError:
+        page = min(MAX_PAGE, max(1, int(params.get("page", "1"))))
+    except ValueError:  # not a number, or more digits than int() accepts
         page = 1
     wanted = set(params.getlist("cols"))
     columns = tuple(key for key, _ in COLUMN_GROUPS if key in wanted)
@@ -190,7 +192,7 @@ def select_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list
 
 # --- ranks in the database ---------------------------------------------------------------------
 #
-# Rows store sort keys, not places (``leaderboard.boards.ranking``): a public row's rank
+# Rows store sort keys, not places (``leaderboard.boards.placement``): a public row's rank
 # is DENSE_RANK() over its quality key and its position ROW_NUMBER() over (quality,
 # tail), among public rows only, computed before the declaration filters so a filtered
 # view shows the board's ranks. A private row (only its own team's members ask for it)

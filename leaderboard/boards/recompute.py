@@ -1,6 +1,6 @@
 """Keeping a phase's boards current (in the worker, never per request).
 
-Rows store sort keys, not ranks (``leaderboard.boards.ranking``); pages and exports
+Rows store sort keys, not ranks (``leaderboard.boards.placement``); pages and exports
 rank in the database when they read (``leaderboard.boards.query``). So:
 
 - ``update_board(phase, submission_id)``, run by ``tasks.update_boards`` after one
@@ -30,7 +30,8 @@ from django.utils import timezone
 import scoring
 from leaderboard.boards import cache
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.ranking import (
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from leaderboard.boards.placement import (
     Candidate,
     Standing,
     column_keys,
@@ -41,7 +42,6 @@ from leaderboard.boards.ranking import (
     tail_key,
     view_key,
 )
-from leaderboard.boards.significance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from leaderboard.boards.spec import ViewSpec, declaration_tags, view_spec, views_for
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
@@ -240,8 +240,9 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
     specs = [view_spec(task, view) for view in views_for(task)]
     boards = []
     with transaction.atomic():
-        # Serialise rebuilds and updates of one phase (two workers finishing at once) on PostgreSQL.
-        Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        # Serialise rebuilds and updates of one phase (two workers finishing at once) on PostgreSQL. NO KEY
+        # UPDATE: an upload inserting a submission of this phase (FOR KEY SHARE) is not blocked by it.
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         candidates, info = _candidates(phase, _ranking_keys(specs))
         stored = {key for spec in specs for key in spec.stored_keys()}
         public = [c for c in candidates if c.is_public]
@@ -320,7 +321,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
     boards = []
     with transaction.atomic():
-        Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
@@ -391,7 +392,7 @@ def refresh_marks(phase: Phase) -> None:
     """Re-read the leader's cached bootstraps into the marks of every row (after ``run_pending_tests``)."""
     task = phase.task
     with transaction.atomic():
-        Phase.objects.select_for_update().filter(pk=phase.pk).first()
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         boards = []
         for board in Board.objects.filter(phase=phase):
             spec = view_spec(task, board.view)

@@ -8,12 +8,15 @@ which columns exist.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import scoring
 from scoring import keys as result_keys
+from scoring.significance import ALPHA
 
 DEFAULT_VIEW = "default"
-MUDI_VIEWS = ("aware", "agnostic")
+# How a board marks entries indistinguishable from the leader.
+Significance = Literal["bootstrap", "seeds"]
 # Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
 MAX_CLASS_COLUMNS = 10
 # Columns sortable by a non-metric field, and the SQL ordering they use.
@@ -32,13 +35,13 @@ class Column:
 class ViewSpec:
     """One way of ranking a task's submissions."""
 
-    task: scoring.tasks.Task
-    key: str  # "default", or "aware" / "agnostic" for MUDI
+    task: scoring.registry.Task
+    key: str  # "default", or one of the kind's settings (MUDI: "aware" / "agnostic")
     label: str
     metric: str
     higher_is_better: bool
     tiebreak: tuple[tuple[str, bool], ...]
-    significance: str  # "bootstrap" (single seed) or "seeds"
+    significance: Significance  # "bootstrap" (single seed) or "seeds"
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
@@ -71,22 +74,23 @@ class ViewSpec:
         keys: list[str] = []
         for column in self.sortable:
             keys.append(column.key)
-            if self.spread_key(column.key):
-                keys.append(self.spread_key(column.key))
+            spread = self.spread_key(column.key)
+            if spread:
+                keys.append(spread)
         keys += [key for _, key in self.class_chart_keys]
         keys += [key for _, key in self.seed_keys(self.metric)]
         return list(dict.fromkeys(keys))
 
-    def ranking_task(self) -> scoring.tasks.Task:
+    def ranking_task(self) -> scoring.registry.Task:
         """The task with this view's metric as primary (what the paired bootstrap tests)."""
         if self.metric == self.task.primary:
             return self.task
         return replace(self.task, primary=self.metric, secondary=tuple(key for key, _ in self.tiebreak))
 
 
-def views_for(task: scoring.tasks.Task) -> tuple[str, ...]:
-    """The view keys of a task, default first."""
-    return MUDI_VIEWS if task.kind == "mudi" else (DEFAULT_VIEW,)
+def views_for(task: scoring.registry.Task) -> tuple[str, ...]:
+    """The view keys of a task, default first: one per setting of its kind, else just the default."""
+    return task.kind_def.settings or (DEFAULT_VIEW,)
 
 
 def _swap_setting(key: str) -> str:
@@ -95,46 +99,53 @@ def _swap_setting(key: str) -> str:
     return f"{'agnostic' if setting == 'aware' else 'aware'}/{rest}"
 
 
-def _column(task: scoring.tasks.Task, key: str, label: str | None = None) -> Column:
+def _column(task: scoring.registry.Task, key: str, label: str | None = None) -> Column:
     definition = task.metric(key)
     return Column(key, label or definition.name, definition.higher_is_better, definition.description)
 
 
-def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
+def _default_columns(task: scoring.registry.Task, view: str) -> tuple:
+    """The primary metric, then every other headline metric; ties broken by the task's secondaries."""
+    columns = (_column(task, task.primary),) + tuple(
+        _column(task, m.key) for m in task.metrics if m.key != task.primary
+    )
+    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
+    return task.primary, task.dataset_name, columns, tiebreak
+
+
+def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
+    """One MUDI setting: its macro F1 ranks, its own columns, the other setting's macro F1 last."""
+    other = _swap_setting(setting).split("/")[0]
+    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
+    if setting != "aware":
+        tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
+    # Short headers: the view already says which setting the columns belong to.
+    short = {"f1": "F1", "precision": "P", "recall": "R"}
+    labels = {
+        result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
+        for scope in ("macro", "micro")
+        for stat in ("f1", "precision", "recall")
+    }
+    labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
+    labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
+    columns = tuple(_column(task, key, label) for key, label in labels.items())
+    label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
+    return result_keys.mudi_key(setting, "macro", "f1"), label, columns, tiebreak
+
+
+# (ranking metric, label, columns, tie-breaks) of a view, for kinds whose board is not the default one.
+_VIEW_COLUMNS = {"mudi": _mudi_columns}
+
+
+def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     views = views_for(task)
     view = view or views[0]
     if view not in views:
         raise KeyError(f"task {task.slug} has no view {view!r}")
-    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
-    if task.kind == "mudi":
-        setting, other = view, _swap_setting(view).split("/")[0]
-        metric = result_keys.mudi_key(setting, "macro", "f1")
-        if setting != "aware":
-            tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
-        # Short headers: the view already says which setting the columns belong to.
-        short = {"f1": "F1", "precision": "P", "recall": "R"}
-        labels = {
-            result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
-            for scope in ("macro", "micro")
-            for stat in ("f1", "precision", "recall")
-        }
-        labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
-        labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
-        columns = tuple(_column(task, key, label) for key, label in labels.items())
-        names = dict(zip(("synergism", "antagonism", "new_effect"), task.classes, strict=True))
-        class_keys = tuple((name, result_keys.mudi_key(setting, slug, "f1")) for slug, name in names.items())
-        label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
-    else:
-        metric = task.primary
-        columns = (_column(task, task.primary),) + tuple(
-            _column(task, m.key) for m in task.metrics if m.key != task.primary
-        )
-        class_keys = ()
-        if task.kind == "classification":
-            class_keys = tuple((name, result_keys.class_key(name, "f1")) for name in task.classes)
-        label = task.dataset_name
-    class_columns = ()
+    metric, label, columns, tiebreak = _VIEW_COLUMNS.get(task.kind, _default_columns)(task, view)
+    class_keys = task.kind_def.class_f1_keys(task, view)
+    class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
     return ViewSpec(
@@ -151,12 +162,12 @@ def view_spec(task: scoring.tasks.Task, view: str | None = None) -> ViewSpec:
     )
 
 
-def significance_for(task: scoring.tasks.Task) -> str:
+def significance_for(task: scoring.registry.Task) -> Significance:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
     return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
 
 
-def significance_text(significance: str, task: scoring.tasks.Task) -> str:
+def significance_text(significance: str, task: scoring.registry.Task) -> str:
     """The sentence the page shows under the table."""
     if significance == "seeds":
         spread = "standard deviation" if task.spread == "std" else "standard error"
@@ -166,7 +177,7 @@ def significance_text(significance: str, task: scoring.tasks.Task) -> str:
         )
     return (
         "≈ marks entries that a paired bootstrap over test rows (1,000 resamples, two-sided) cannot tell apart "
-        "from the leader at the 5% level (p ≥ 0.05)."
+        f"from the leader at the {ALPHA:.0%} level (p ≥ {ALPHA:g})."
     )
 
 
@@ -183,7 +194,7 @@ class Filter:
     help: str
 
 
-def filters_for(task: scoring.tasks.Task) -> tuple[Filter, ...]:
+def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
     """The task's declarations plus the platform's own "external data" and "baseline" flags."""
     filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
@@ -203,7 +214,7 @@ def _yes_no(value) -> str:
 
 
 def declaration_tags(
-    task: scoring.tasks.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
+    task: scoring.registry.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
@@ -226,7 +237,7 @@ def declaration_tags(
     return "|" + "|".join(tags) + "|"
 
 
-def declaration_badges(task: scoring.tasks.Task, declarations: dict) -> list[str]:
+def declaration_badges(task: scoring.registry.Task, declarations: dict) -> list[str]:
     """Short texts for the badges in a row: "graph", "text", "context features: no"."""
     badges = []
     for d in task.declarations:

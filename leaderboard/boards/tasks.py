@@ -11,8 +11,8 @@ import logging
 from celery import shared_task
 from django.db import transaction
 
+from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
-from leaderboard.boards.significance import run_pending_tests
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)

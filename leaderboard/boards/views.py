@@ -7,6 +7,7 @@ result is cached in ``PairTest``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import uuid
 
@@ -22,7 +23,6 @@ from leaderboard.boards.models import Board
 from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
-    TEXT_SORTS,
     ViewSpec,
     filters_for,
     significance_text,
@@ -188,6 +188,9 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     team_ids = team_ids_for(request.user) if controls.private else []
     rows, total = page_rows(board, spec, controls, team_ids)
     n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+    if controls.page > n_pages:  # past the end: show the last page
+        controls = dataclasses.replace(controls, page=n_pages)
+        rows, total = page_rows(board, spec, controls, team_ids)
     sibling = _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     family = scoring.FAMILIES[task.family]
@@ -221,10 +224,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         "n_pages": n_pages,
         "previous_query": controls.query(page=controls.page - 1) if controls.page > 1 else None,
         "next_query": controls.query(page=controls.page + 1) if controls.page < n_pages else None,
-        "rank_offset": (controls.page - 1) * query.PAGE_SIZE,
         "dataset_tasks": dataset_tasks if len(dataset_tasks) > 1 else [],
-        "text_sorts": TEXT_SORTS,
-        "n_columns": 8 + len(spec.sortable),
         "column_groups": [
             {"key": key, "label": label, "checked": controls.shows(key)}
             for key, label in query.COLUMN_GROUPS

@@ -1,7 +1,7 @@
 """Challenge bundles: one YAML definition plus its truth files in a .zip, imported and exported whole.
 
-The schema is documented in docs/challenges.md; ``docs/examples/mudi-2027/`` is
-a complete bundle. Import reads and checks everything first (the YAML against
+The schema (``bundle_schema``) is documented in docs/challenges.md;
+``docs/examples/mudi-2027/`` is a complete bundle. Import reads and checks everything first (the YAML against
 the schema, every zip entry, every truth file with ``scoring`` exactly as an
 uploaded truth is checked) and only then creates the challenge, its phases and
 their truths in one transaction: any error creates nothing. Every message names
@@ -13,10 +13,11 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import shutil
 import stat
 import tempfile
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import yaml
@@ -24,325 +25,25 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 import scoring
+from leaderboard.challenges.bundle_schema import (
+    DEFINITION,
+    SCHEMA_VERSION,
+    BundleError,
+    ChallengeDefinition,
+    PhaseDefinition,
+    load_yaml,
+    parse_definition,
+)
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.challenges.services import copy_to_temp, import_truth, validate_phase_truth
+from leaderboard.challenges.services import import_truth, validate_phase_truth
 
-DEFINITION = "challenge.yaml"
-SCHEMA_VERSION = 1
 # Total uncompressed size of a bundle's entries; a truth file is at most scoring's 200 MB.
 MAX_BUNDLE_BYTES = 512 * 1024 * 1024
 MAX_ENTRIES = 200
 # How many of a truth file's problems a bundle error quotes.
 MAX_TRUTH_PROBLEMS = 5
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-CHALLENGE_KEYS = {
-    "slug": "required",
-    "title": "required",
-    "overview": "",
-    "rules": "",
-    "data": "",
-    "terms": "",
-    "registration": "",
-    "allowed_domains": "",
-    "max_team_size": "",
-    "contact": "",
-    "published": "",
-    "organizers": "",
-}
-PHASE_KEYS = {
-    "slug": "required",
-    "title": "required",
-    "task": "required",
-    "starts_at": "required",
-    "ends_at": "",
-    "daily_limit": "",
-    "total_limit": "",
-    "concurrent_limit": "",
-    "board": "",
-    "final_selection": "",
-    "public_board": "",
-    "ladder_threshold": "",
-    "split": "",
-    "truth": "",
-}
-TOP_KEYS = {"version": "required", "challenge": "required", "phases": "required"}
-
-
-class BundleError(Exception):
-    """A bundle that cannot be imported; ``problems`` lists every message, each naming its key path."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(problems))
-
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader without implicit timestamps: dates stay text, so a bad one can be named."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def load_yaml(text: str):
-    """Parse bundle YAML safely (no object construction); BundleError naming the line if it is not YAML."""
-    try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise BundleError([f"{DEFINITION}: not valid YAML{where}: {problem}"]) from None
-
-
-# ---------------------------------------------------------------------------
-# The definition: plain data checked against the schema
-# ---------------------------------------------------------------------------
-
-
-@dataclass
-class PhaseDefinition:
-    slug: str
-    title: str
-    task: str
-    starts_at: dt.datetime
-    ends_at: dt.datetime | None = None
-    daily_limit: int = 5
-    total_limit: int = 100
-    concurrent_limit: int | None = None
-    board: str = Phase.BoardMode.BEST
-    final_selection_allowed: bool = False
-    final_selection_count: int = 2
-    public_board: str = Phase.PublicBoard.LIVE
-    ladder_threshold: float | None = None
-    split: dict | None = None
-    truth: str = ""
-
-
-@dataclass
-class ChallengeDefinition:
-    slug: str
-    title: str
-    overview: str = ""
-    rules: str = ""
-    data: str = ""
-    terms: str = ""
-    registration: str = Challenge.Registration.OPEN
-    allowed_domains: list[str] = field(default_factory=list)
-    max_team_size: int | None = None
-    contact: str = ""
-    published: bool = False
-    organizers: list[str] = field(default_factory=list)
-    phases: list[PhaseDefinition] = field(default_factory=list)
-
-
-def _describe(value) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
-    if value is None:
-        return "empty"
-    return repr(value)
-
-
-class _Checker:
-    """Collects every schema problem with its key path instead of stopping at the first."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def add(self, path: str, message: str) -> None:
-        self.problems.append(f"{path}: {message}")
-
-    def mapping(self, path: str, value, keys: dict[str, str]) -> dict | None:
-        if not isinstance(value, dict):
-            self.add(path, f"{_describe(value)} is not a mapping of keys to values")
-            return None
-        for key in value:
-            if key not in keys:
-                self.add(f"{path}.{key}" if path else str(key), f"unknown key; expected one of {', '.join(keys)}")
-        for key, need in keys.items():
-            if need == "required" and key not in value:
-                self.add(f"{path}.{key}" if path else key, "is required")
-        return value
-
-    def text(self, path: str, value, *, required: bool = False, slug: bool = False, limit: int = 0) -> str:
-        if value is None and not required:
-            return ""
-        if not isinstance(value, str) or (required and not value.strip()):
-            self.add(path, f"{_describe(value)} is not {'a slug' if slug else 'text'}")
-            return ""
-        if slug and not SLUG.match(value):
-            self.add(path, f'"{value}" is not a slug (lower-case letters, digits and single hyphens)')
-        if limit and len(value) > limit:
-            self.add(path, f"is longer than {limit} characters")
-        return value
-
-    def integer(self, path: str, value, default, *, minimum: int = 0):
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            self.add(path, f"{_describe(value)} is not a whole number >= {minimum}")
-            return default
-        return value
-
-    def boolean(self, path: str, value, default: bool) -> bool:
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            self.add(path, f"{_describe(value)} is not true or false")
-            return default
-        return value
-
-    def choice(self, path: str, value, choices, default: str) -> str:
-        if value is None:
-            return default
-        if value not in choices:
-            self.add(path, f"{_describe(value)} is not one of {', '.join(choices)}")
-            return default
-        return value
-
-    def moment(self, path: str, value, *, required: bool) -> dt.datetime | None:
-        """A date (midnight UTC) or an ISO 8601 date-time with a UTC offset."""
-        if value is None:
-            if required:
-                self.add(path, "is required")
-            return None
-        if not isinstance(value, str):
-            self.add(path, f"{_describe(value)} is not a date")
-            return None
-        try:
-            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-                return dt.datetime.combine(dt.date.fromisoformat(value), dt.time(), tzinfo=dt.UTC)
-            moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T", 1))
-        except ValueError:
-            self.add(path, f'"{value}" is not a date')
-            return None
-        if moment.tzinfo is None:
-            self.add(path, f'"{value}" has no UTC offset; write e.g. {value}Z or {value}+01:00')
-            return None
-        return moment
-
-
-def parse_definition(data) -> ChallengeDefinition:
-    """Check parsed YAML against the bundle schema; BundleError listing every problem with its key path."""
-    check = _Checker()
-    top = check.mapping("", data, TOP_KEYS)
-    if top is None:
-        raise BundleError([f"{DEFINITION}: the file must be a mapping with version, challenge and phases"])
-    if "version" in top and top["version"] != SCHEMA_VERSION:
-        check.add("version", f"{_describe(top['version'])} is not a supported version; write {SCHEMA_VERSION}")
-    raw = check.mapping("challenge", top.get("challenge", {}), CHALLENGE_KEYS) or {}
-    definition = ChallengeDefinition(
-        slug=check.text("challenge.slug", raw.get("slug"), required=True, slug=True, limit=100),
-        title=check.text("challenge.title", raw.get("title"), required=True, limit=200),
-        overview=check.text("challenge.overview", raw.get("overview")),
-        rules=check.text("challenge.rules", raw.get("rules")),
-        data=check.text("challenge.data", raw.get("data")),
-        terms=check.text("challenge.terms", raw.get("terms")),
-        registration=check.choice(
-            "challenge.registration", raw.get("registration"), Challenge.Registration.values, "open"
-        ),
-        max_team_size=check.integer("challenge.max_team_size", raw.get("max_team_size"), None, minimum=1),
-        contact=check.text("challenge.contact", raw.get("contact"), limit=254),
-        published=check.boolean("challenge.published", raw.get("published"), False),
-    )
-    if definition.contact and "@" not in definition.contact:
-        check.add("challenge.contact", f'"{definition.contact}" is not an e-mail address')
-    for key in ("allowed_domains", "organizers"):
-        values = raw.get(key) or []
-        if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
-            check.add(f"challenge.{key}", f"{_describe(values)} is not a list of names")
-            values = []
-        setattr(definition, key, [v.strip().lower().lstrip("@") if key == "allowed_domains" else v for v in values])
-    if definition.registration == Challenge.Registration.DOMAINS and not definition.allowed_domains:
-        check.add("challenge.allowed_domains", "registration is domains, so name at least one e-mail domain")
-
-    phases = top.get("phases", [])
-    if not isinstance(phases, list) or not phases:
-        check.add("phases", f"{_describe(phases)} is not a non-empty list of phases")
-        phases = []
-    for i, item in enumerate(phases):
-        phase = _parse_phase(check, f"phases[{i}]", item)
-        if phase is not None:
-            definition.phases.append(phase)
-    _check_order(check, definition.phases)
-    if check.problems:
-        raise BundleError(check.problems)
-    return definition
-
-
-def _parse_phase(check: _Checker, path: str, item) -> PhaseDefinition | None:
-    raw = check.mapping(path, item, PHASE_KEYS)
-    if raw is None:
-        return None
-    task = check.text(f"{path}.task", raw.get("task"), required=True)
-    if task and task not in scoring.TASKS:
-        check.add(f"{path}.task", f'"{task}" is not a task; valid tasks: {", ".join(scoring.TASKS)}')
-    phase = PhaseDefinition(
-        slug=check.text(f"{path}.slug", raw.get("slug"), required=True, slug=True, limit=100),
-        title=check.text(f"{path}.title", raw.get("title"), required=True, limit=200),
-        task=task,
-        starts_at=check.moment(f"{path}.starts_at", raw.get("starts_at"), required="starts_at" in raw),
-        ends_at=check.moment(f"{path}.ends_at", raw.get("ends_at"), required=False),
-        daily_limit=check.integer(f"{path}.daily_limit", raw.get("daily_limit"), 5, minimum=1),
-        total_limit=check.integer(f"{path}.total_limit", raw.get("total_limit"), 100, minimum=1),
-        concurrent_limit=check.integer(f"{path}.concurrent_limit", raw.get("concurrent_limit"), None, minimum=1),
-        board=check.choice(f"{path}.board", raw.get("board"), Phase.BoardMode.values, Phase.BoardMode.BEST),
-        public_board=check.choice(
-            f"{path}.public_board", raw.get("public_board"), Phase.PublicBoard.values, Phase.PublicBoard.LIVE
-        ),
-        truth=check.text(f"{path}.truth", raw.get("truth")),
-    )
-    final = raw.get("final_selection")
-    if final is not None:
-        final = check.mapping(f"{path}.final_selection", final, {"allowed": "required", "count": ""})
-        if final is not None:
-            phase.final_selection_allowed = check.boolean(
-                f"{path}.final_selection.allowed", final.get("allowed"), False
-            )
-            phase.final_selection_count = check.integer(
-                f"{path}.final_selection.count", final.get("count"), 2, minimum=1
-            )
-    threshold = raw.get("ladder_threshold")
-    if threshold is not None:
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0:
-            check.add(f"{path}.ladder_threshold", f"{_describe(threshold)} is not a number >= 0")
-        else:
-            phase.ladder_threshold = float(threshold)
-    if raw.get("split") is not None:
-        try:
-            phase.split = scoring.SplitSpec.from_dict(raw["split"]).to_dict()
-        except scoring.ScoringError as error:
-            check.add(f"{path}.split", str(error))
-    if phase.starts_at and phase.ends_at and phase.ends_at <= phase.starts_at:
-        check.add(
-            f"{path}.ends_at", f"{phase.ends_at.isoformat()} is not after starts_at ({phase.starts_at.isoformat()})"
-        )
-    return phase
-
-
-def _check_order(check: _Checker, phases: list[PhaseDefinition]) -> None:
-    """Phases run in the listed order: slugs unique, each one starting when (or after) the previous ends."""
-    seen: dict[str, int] = {}
-    for i, phase in enumerate(phases):
-        if phase.slug in seen:
-            check.add(f"phases[{i}].slug", f'"{phase.slug}" is already the slug of phases[{seen[phase.slug]}]')
-        seen.setdefault(phase.slug, i)
-    for i in range(1, len(phases)):
-        before, after = phases[i - 1], phases[i]
-        if before.starts_at is None or after.starts_at is None:
-            continue
-        if before.ends_at is None:
-            check.add(f"phases[{i - 1}].ends_at", "is required: only the last phase may be open-ended")
-        elif after.starts_at < before.ends_at:
-            check.add(
-                f"phases[{i}].starts_at",
-                f"{after.starts_at.isoformat()} overlaps phases[{i - 1}], which ends at {before.ends_at.isoformat()}; "
-                "phases run in order",
-            )
+__all__ = ["BundleError", "definition_of", "export_bundle", "import_bundle", "read_bundle"]
 
 
 # ---------------------------------------------------------------------------
@@ -480,6 +181,17 @@ def import_bundle(source, *, slug: str | None = None, imported_by=None, max_byte
             problems.append(f'challenge.organizers[{i}]: "{name}" is not a user of this site')
     if problems:
         raise BundleError(problems)
+    stored: list = []  # truth files written so far: a rolled-back import must not leave them behind
+    try:
+        return _create(bundle, users, imported_by, stored)
+    except BaseException:
+        for field_file in stored:
+            field_file.storage.delete(field_file.name)
+        raise
+
+
+def _create(bundle: Bundle, users: dict, imported_by, stored: list) -> Challenge:
+    definition = bundle.definition
     with transaction.atomic():
         challenge = Challenge.objects.create(
             slug=definition.slug,
@@ -521,6 +233,7 @@ def import_bundle(source, *, slug: str | None = None, imported_by=None, max_byte
                     path = Path(tmp) / PurePosixPath(name).name
                     path.write_bytes(data)
                     import_truth(phase, path, label=f"bundle {definition.slug}: {name}", uploaded_by=imported_by)
+                stored.append(phase.truth_file)
     return challenge
 
 
@@ -580,6 +293,7 @@ def export_bundle(challenge: Challenge) -> bytes:
         archive.writestr(DEFINITION, yaml.safe_dump(definition, sort_keys=False, allow_unicode=True))
         for phase in challenge.phases.all():
             if phase.has_truth:
-                with tempfile.TemporaryDirectory() as tmp:
-                    archive.write(copy_to_temp(phase.truth_file, Path(tmp)), _truth_entry(phase))
+                # Streamed from storage (a local folder or a bucket) into the archive: no local path.
+                with phase.truth_file.open("rb") as src, archive.open(_truth_entry(phase), "w") as dst:
+                    shutil.copyfileobj(src, dst, 1024 * 1024)
     return buffer.getvalue()

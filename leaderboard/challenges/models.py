@@ -8,6 +8,8 @@ models: one code path for both. ``TruthVersion`` keeps every truth a phase had.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -15,6 +17,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leaderboard.storage import private_storage
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from django.contrib.auth.models import AnonymousUser
+
+    from leaderboard.accounts.models import User
+    from scoring.registry import Task
+    from scoring.splits import SplitSpec
 
 # The permission a staff user grants to let someone create challenges ("challenges.host_challenges").
 HOST_PERMISSION = "challenges.host_challenges"
@@ -27,7 +38,7 @@ class ChallengeQuerySet(models.QuerySet):
     def published(self) -> ChallengeQuerySet:
         return self.filter(is_published=True)
 
-    def visible_to(self, user) -> ChallengeQuerySet:
+    def visible_to(self, user: User | AnonymousUser) -> ChallengeQuerySet:
         """Published challenges, plus unpublished ones the user organizes (all of them for staff)."""
         if getattr(user, "is_staff", False):
             return self
@@ -92,24 +103,24 @@ class Challenge(models.Model):
         if self.max_team_size == 0:
             raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
 
-    def state(self, now=None) -> str:
+    def state(self, now: datetime | None = None) -> str:
         """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
 
         Reads ``phases.all()``, so prefetch them for a list.
         """
         now = now or timezone.now()
-        phases = list(self.phases.all())
-        if any(p.starts_at <= now and (p.ends_at is None or p.ends_at > now) for p in phases):
+        states = {p.state(now) for p in self.phases.all()}
+        if "open" in states:
             return "open"
-        if any(p.starts_at > now for p in phases):
+        if "upcoming" in states:
             return "upcoming"
         return "finished"
 
-    def is_organizer(self, user) -> bool:
+    def is_organizer(self, user: User | AnonymousUser) -> bool:
         """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
         if not getattr(user, "is_authenticated", False):
             return False
-        return bool(user.is_staff) or self.organizers.filter(pk=user.pk).exists()
+        return bool(user.is_staff) or self.organizers.filter(pk=user.pk or 0).exists()
 
 
 class PhaseQuerySet(models.QuerySet):
@@ -186,8 +197,8 @@ class Phase(models.Model):
         """The phase's leaderboard (a standing phase's board lives at its task's page)."""
         return reverse("boards:task", args=[self.task_slug])
 
-    def state(self, now=None) -> str:
-        """``upcoming``, ``open`` or ``closed`` at ``now``."""
+    def state(self, now: datetime | None = None) -> str:
+        """``upcoming``, ``open`` or ``closed`` at ``now``: the one rule for a phase's dates (``open_now`` in SQL)."""
         now = now or timezone.now()
         if self.starts_at > now:
             return "upcoming"
@@ -196,7 +207,7 @@ class Phase(models.Model):
         return "open"
 
     @property
-    def task(self):
+    def task(self) -> Task:
         import scoring
 
         return scoring.get_task(self.task_slug)
@@ -222,11 +233,10 @@ class Phase(models.Model):
     @property
     def is_open(self) -> bool:
         """Whether the phase takes submissions now (started and not ended)."""
-        now = timezone.now()
-        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
+        return self.state() == "open"
 
     @property
-    def split_spec(self):
+    def split_spec(self) -> SplitSpec | None:
         """The phase's ``scoring.SplitSpec``, or None when every row is public (standing phases)."""
         if not self.split:
             return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import shutil
 import tempfile
 import urllib.request
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ def sync_standing_challenges() -> SyncReport:
             defaults={"title": family.name, "kind": Challenge.Kind.STANDING, "family": family.slug},
         )
         report.challenges_created += created
-        changed = {"title": family.name, "description": family.description, "family": family.slug}
+        changed: dict[str, object] = {"title": family.name, "description": family.description, "family": family.slug}
         if created:
             changed["is_published"] = True  # a standing benchmark is public; an operator may unpublish it later
         if any(getattr(challenge, k) != v for k, v in changed.items()):
@@ -148,7 +147,11 @@ def import_truth(
         sha = file_sha256(path)
         n_rows = getattr(truth, "n_rows", 0)
         counts = truth_counts(truth)
-        if sha == phase.truth_sha256 and phase.truth_file and phase.truth_file.storage.exists(phase.truth_file.name):
+        if (
+            sha == phase.truth_sha256
+            and phase.truth_file
+            and phase.truth_file.storage.exists(phase.truth_file.name or "")
+        ):
             changed = (
                 phase.truth_is_synthetic != synthetic
                 or (label or source) != phase.truth_source
@@ -200,14 +203,3 @@ def current_truth_version(phase_id: int) -> TruthVersion | None:
         .order_by("-created_at")
         .first()
     )
-
-
-def copy_to_temp(field_file, directory: Path) -> Path:
-    """A local path for a stored file (storages without ``path()`` are copied)."""
-    try:
-        return Path(field_file.path)
-    except NotImplementedError:
-        target = directory / Path(field_file.name).name
-        with field_file.open("rb") as src, open(target, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-        return target

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_GET
 import scoring
 from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
+from leaderboard.csvsafe import safe_frame
 
 # The list's sections, in page order.
 SECTIONS = (("open", "Open now"), ("upcoming", "Upcoming"), ("finished", "Finished"))
@@ -59,6 +60,6 @@ def phase_inputs(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
         frame = scoring.test_inputs(phase.task, phase_truth(phase))
     except TruthMissing:
         raise Http404("No test inputs for this phase.") from None
-    response = HttpResponse(scoring.truth.write_csv(frame, None), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(scoring.truth.write_csv(safe_frame(frame), None), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slug}-{phase.slug}-inputs.csv"'
     return response

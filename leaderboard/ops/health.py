@@ -1,49 +1,81 @@
-"""Reachability checks behind ``/healthz``: the database, the broker, file storage, the last worker heartbeat.
+"""Checks behind ``/healthz``: the database, the broker, file storage, the last worker heartbeat.
 
-Each check returns None when healthy or the exception's class name when not. The
-name is safe to show publicly; the full error (which may carry host names) goes
-to the log only.
+Each check writes, not just connects: a read-only database, a full disk or a
+broker refusing new messages make every POST fail while reads still work, and a
+probe that only reads would call that healthy. Each returns None when healthy or
+the exception's class name when not. The name is safe to show publicly; the full
+error (which may carry host names) goes to the log only.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import tempfile
+import uuid
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlparse
 
 from django.conf import settings
-from django.db import connection
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
 # Short enough that a load balancer's probe never hangs on a dead service.
 BROKER_TIMEOUT_SECONDS = 2.0
 
+# The WorkerHeartbeat row the web process writes to prove the database takes writes.
+# It is not a worker: ``last_worker_heartbeat`` leaves it out.
+PROBE_HOSTNAME = "healthz-probe"
+
+# The storages a request writes to (uploads, kept files); static files are read-only.
+WRITABLE_STORAGES = ("default", "private")
+
+# About the size of one broker message: a full disk refuses this as it refuses a message.
+BROKER_PROBE_BYTES = 4096
+
 
 def check_database() -> str | None:
-    """Run ``SELECT 1`` on the default database."""
+    """Run ``SELECT 1``, then commit a write of the probe heartbeat row."""
+    from leaderboard.ops.models import WorkerHeartbeat
+
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except Exception as exc:  # any failure means "not reachable"; the probe must still answer
-        logger.warning("health check: database unreachable: %r", exc)
+        with transaction.atomic():
+            now = timezone.now()
+            if not WorkerHeartbeat.objects.filter(hostname=PROBE_HOSTNAME).update(last_seen=now):
+                try:
+                    with transaction.atomic():
+                        WorkerHeartbeat.objects.create(hostname=PROBE_HOSTNAME, last_seen=now)
+                except IntegrityError:
+                    pass  # a concurrent probe created it first: that was a write too
+    except Exception as exc:  # any failure means "not usable"; the probe must still answer
+        logger.warning("health check: database unreachable or read-only: %r", exc)
         return type(exc).__name__
     return None
 
 
-def check_storage() -> str | None:
-    """Ask private storage about a name (a HEAD request on a bucket): reachable and allowed in."""
-    from leaderboard.storage import private_storage
+def check_storages() -> dict[str, str]:
+    """Save and delete a small file in each writable storage; ``{alias: error class}`` for those that fail."""
+    from django.core.files.storage import storages
 
-    try:
-        private_storage().exists("healthz-probe")
-    except Exception as exc:  # bad credentials or an unreachable bucket alike
-        logger.warning("health check: file storage unreachable: %r", exc)
-        return type(exc).__name__
-    return None
+    errors = {}
+    for alias in WRITABLE_STORAGES:
+        if alias not in settings.STORAGES:
+            continue
+        try:
+            storage = storages[alias]
+            name = storage.save(f"healthz/{uuid.uuid4().hex}.txt", ContentFile(b"ok\n"))
+            storage.delete(name)
+        except Exception as exc:  # bad credentials, an unreachable bucket, a full or read-only disk
+            logger.warning("health check: %s storage not writable: %r", alias, exc)
+            errors[alias] = type(exc).__name__
+    return errors
 
 
 def broker_transport(url: str | None = None) -> str:
@@ -70,7 +102,9 @@ def check_broker() -> str | None:
                 url, socket_connect_timeout=BROKER_TIMEOUT_SECONDS, socket_timeout=BROKER_TIMEOUT_SECONDS
             )
             try:
-                client.ping()
+                # A write: a replica, a full memory (noeviction) or a failed snapshot
+                # (stop-writes-on-bgsave-error) refuse it while PING still answers.
+                client.set(f"healthz:{PROBE_HOSTNAME}", "1", ex=60)
             finally:
                 client.close()
         else:
@@ -96,6 +130,16 @@ def _check_filesystem_broker(options: dict) -> None:
         path = Path(folder)
         if not path.is_dir() or not os.access(path, os.W_OK | os.X_OK):
             raise BrokerFolderMissing(f"{key} {path} is missing or not writable")
+    # The disk may still be full: write and sync a message-sized file where messages go.
+    folder = options.get("data_folder_out") or options.get("data_folder_in")
+    if folder:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".healthz-", suffix=".tmp")
+        try:
+            os.write(fd, b"\0" * BROKER_PROBE_BYTES)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(name)
 
 
 def last_worker_heartbeat() -> datetime | None:
@@ -103,7 +147,8 @@ def last_worker_heartbeat() -> datetime | None:
     from leaderboard.ops.models import WorkerHeartbeat
 
     try:
-        row = WorkerHeartbeat.objects.order_by("-last_seen").values_list("last_seen", flat=True).first()
+        rows = WorkerHeartbeat.objects.exclude(hostname=PROBE_HOSTNAME).order_by("-last_seen")
+        row = rows.values_list("last_seen", flat=True).first()
     except Exception as exc:  # the database check reports the real problem
         logger.warning("health check: heartbeat unreadable: %r", exc)
         return None

@@ -1,7 +1,15 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import admin, messages
 
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Result, Submission
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+    from django.http import HttpRequest
 
 
 class ResultInline(admin.TabularInline):
@@ -12,7 +20,7 @@ class ResultInline(admin.TabularInline):
 
 
 @admin.action(description="Re-run scoring (clears results, queues again)")
-def rerun(modeladmin, request, queryset):
+def rerun(modeladmin: admin.ModelAdmin[Submission], request: HttpRequest, queryset: QuerySet[Submission]) -> None:
     count = 0
     for submission in queryset.exclude(status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]):
         services.requeue(submission)

@@ -19,7 +19,10 @@ from __future__ import annotations
 import io
 import logging
 import os
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -31,6 +34,12 @@ from leaderboard.accounts.services import create_user
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
+
+if TYPE_CHECKING:
+    from django.db.models.fields.files import FieldFile
+
+    from leaderboard.challenges.models import Phase
+    from scoring.registry import Task
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +67,14 @@ def baseline_user() -> User:
     return user
 
 
-def _mudi(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+def _mudi(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     pairs = truth.drop_duplicates(subset=["Drug1", "Drug2"], ignore_index=True)
     classes = list(task.classes)
     gold = pairs["Interaction"].replace({"New Adverse": "New Effect", "New Effect (New Adverse)": "New Effect"})
     majority = gold.value_counts().idxmax()
     noisy = np.where(rng.random(len(pairs)) < ORACLE_KEEP, gold.to_numpy(), rng.choice(classes, size=len(pairs)))
 
-    def frame(labels) -> pd.DataFrame:
+    def frame(labels: object) -> pd.DataFrame:
         return pd.DataFrame({"Drug1": pairs["Drug1"], "Interaction": labels, "Drug2": pairs["Drug2"]})
 
     return [
@@ -77,7 +86,7 @@ def _mudi(task, truth: pd.DataFrame, rng) -> list[Baseline]:
     ]
 
 
-def _classification(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+def _classification(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     n_classes = len(task.classes)
     keys = truth[["seed", "id"]]
     gold = _class_indices(task, truth["label"])
@@ -98,7 +107,7 @@ def _classification(task, truth: pd.DataFrame, rng) -> list[Baseline]:
     ]
 
 
-def _class_indices(task, labels: pd.Series) -> np.ndarray:
+def _class_indices(task: Task, labels: pd.Series) -> np.ndarray:
     """Truth labels as class indices (a truth may write names or 0-based indices)."""
     if pd.api.types.is_numeric_dtype(labels):
         return labels.to_numpy().astype(int)
@@ -106,7 +115,7 @@ def _class_indices(task, labels: pd.Series) -> np.ndarray:
     return np.array([index[str(v).strip().lower()] if not str(v).strip().isdigit() else int(v) for v in labels])
 
 
-def _regression(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+def _regression(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     keys = truth[["seed", "id"]]
     y = truth["y" if "y" in truth.columns else "label"].to_numpy(dtype=float)
     low, high = float(y.min()), float(y.max())
@@ -120,7 +129,7 @@ def _regression(task, truth: pd.DataFrame, rng) -> list[Baseline]:
     ]
 
 
-def _pairs(task, truth: pd.DataFrame, rng) -> list[Baseline]:
+def _pairs(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     key = ["seed", "drug_1", "drug_2", "context"]
     rows = truth.drop_duplicates(subset=key, ignore_index=True)
     keys = rows[key]
@@ -151,10 +160,11 @@ def _oracle_text() -> str:
     )
 
 
+# The baseline builders of each kind; a kind without one has no baselines.
 BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
 
 
-def build_baselines(task, truth_file) -> list[Baseline]:
+def build_baselines(task: Task, truth_file: str | os.PathLike[str] | FieldFile) -> list[Baseline]:
     """The baseline prediction files of a task, from its truth file (deterministic).
 
     ``truth_file`` is a path or a stored file (``phase.truth_file``), read through its storage.
@@ -167,10 +177,13 @@ def build_baselines(task, truth_file) -> list[Baseline]:
         with truth_file.open("rb") as handle:
             truth = pd.read_csv(handle, sep=sep, compression="gzip" if name.endswith(".gz") else None)
     rng = np.random.default_rng(12345)
-    return BUILDERS[task.kind](task, truth, rng)
+    builder = BUILDERS.get(task.kind)
+    return builder(task, truth, rng) if builder else []
 
 
-def ensure_baselines(phase, truth_file, *, run) -> list[Submission]:
+def ensure_baselines(
+    phase: Phase, truth_file: str | os.PathLike[str] | FieldFile, *, run: Callable[[uuid.UUID], object]
+) -> list[Submission]:
     """Create (and score with ``run(submission_id)``) the phase's baselines that are missing or outdated."""
     user = baseline_user()
     team = user.personal_team

@@ -14,19 +14,28 @@ on the same format, so the import points from boards to submissions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from leaderboard.formatting import metric_text
 
 COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc66aa", "#777777", "#aaaa33", "#33aacc")
+# Confusion matrices and per-class bars show at most this many classes (the most frequent); the table has all.
+MAX_CLASSES_PLOTTED = 20
+# Longer labels are cut in axes and legends (the hover text and the table keep them whole).
+MAX_LABEL = 28
 LAYOUT = {
     "template": "none",
     "font": {"family": "system-ui, sans-serif", "size": 13},
-    "margin": {"l": 60, "r": 20, "t": 50, "b": 80},
+    # Room above the plot for the title and the mode bar; automargin grows the sides for long labels.
+    "margin": {"l": 60, "r": 20, "t": 70, "b": 60},
     "colorway": list(COLORS),
-    # Below the x-axis title, not on it.
-    "legend": {"orientation": "h", "y": -0.3, "yanchor": "top"},
+    # Below the plot: automargin makes room for it inside the card (static/js/charts.js adds height).
+    "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+    "xaxis": {"automargin": True},
+    "yaxis": {"automargin": True},
     "hovermode": "closest",
 }
 
@@ -36,12 +45,9 @@ def _json(fig: go.Figure) -> str:
     return fig.to_json().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _fmt(value, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
+def _fmt(value: object) -> str:
+    """A chart table cell: metrics as the pages write them, labels and counts as they are."""
+    return metric_text(value) if value is None or isinstance(value, float) else str(value)
 
 
 def figure(data) -> go.Figure:
@@ -49,8 +55,15 @@ def figure(data) -> go.Figure:
     return go.Figure(data, layout=LAYOUT)
 
 
+def short(text, limit: int = MAX_LABEL) -> str:
+    """A label cut to ``limit`` characters for an axis or legend."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def chart(chart_id: str, title: str, fig: go.Figure, columns: Sequence[str], rows, note: str = "") -> dict:
-    fig.update_layout(title={"text": title, "x": 0})
+    # Left-aligned at the top, clear of the mode bar (static/js/charts.js wraps long titles on phones).
+    fig.update_layout(title={"text": title, "x": 0, "xanchor": "left", "y": 0.98, "yanchor": "top"})
     return {
         "id": chart_id,
         "title": title,
@@ -63,40 +76,67 @@ def chart(chart_id: str, title: str, fig: go.Figure, columns: Sequence[str], row
 # --- submission charts ---------------------------------------------------------------------
 
 
+def _top_classes(cm: dict) -> tuple[list[int], list[int]]:
+    """Row and column indices of the MAX_CLASSES_PLOTTED most frequent gold classes (all when fewer)."""
+    matrix, true_labels, predicted = cm["matrix"], list(cm["true_labels"]), list(cm["predicted_labels"])
+    if len(true_labels) <= MAX_CLASSES_PLOTTED:
+        return list(range(len(true_labels))), list(range(len(predicted)))
+    support = [sum(row) for row in matrix]
+    rows = sorted(sorted(range(len(true_labels)), key=lambda i: -support[i])[:MAX_CLASSES_PLOTTED])
+    kept = {str(true_labels[i]) for i in rows}
+    cols = [j for j, name in enumerate(predicted) if str(name) in kept]
+    return rows, cols
+
+
 def _confusion(chart_id: str, title: str, cm: dict) -> dict:
     matrix = cm["matrix"]
+    rows_kept, cols_kept = _top_classes(cm)
+    n_all = len(cm["true_labels"])
+    true_names = [str(cm["true_labels"][i]) for i in rows_kept]
+    predicted_names = [str(cm["predicted_labels"][j]) for j in cols_kept]
     fig = figure(
         go.Heatmap(
-            z=matrix,
-            x=cm["predicted_labels"],
-            y=cm["true_labels"],
+            z=[[matrix[i][j] for j in cols_kept] for i in rows_kept],
+            x=[short(n, 18) for n in predicted_names],
+            y=[short(n, 18) for n in true_names],
+            customdata=[[[t, p] for p in predicted_names] for t in true_names],
             colorscale="Blues",
             colorbar={"title": "count"},
-            hovertemplate="gold %{y}<br>predicted %{x}<br>%{z}<extra></extra>",
+            hovertemplate="gold %{customdata[0]}<br>predicted %{customdata[1]}<br>%{z}<extra></extra>",
         )
     )
-    n = len(cm["true_labels"])
+    n = len(rows_kept)
     fig.update_layout(
-        xaxis={"title": "predicted", "side": "bottom"},
-        yaxis={"title": "gold", "autorange": "reversed"},
-        height=max(380, 26 * n + 160),
-        margin={"l": 160, "b": 140},
+        xaxis={"title": "predicted", "side": "bottom", "tickangle": -45, "automargin": True},
+        yaxis={"title": "gold", "autorange": "reversed", "automargin": True},
+        height=max(380, 22 * n + 200),
     )
     if n <= 12:
         fig.update_traces(texttemplate="%{z}")
+    note = ""
+    if n < n_all:
+        note = (
+            f"The {n} most frequent of {n_all} gold classes are plotted (rows and the same predicted columns); "
+            "the table below has every class."
+        )
     rows = [[label_, *values] for label_, values in zip(cm["true_labels"], matrix, strict=True)]
-    return chart(chart_id, title, fig, ["gold \\ predicted", *cm["predicted_labels"]], rows)
+    return chart(chart_id, title, fig, ["gold \\ predicted", *cm["predicted_labels"]], rows, note=note)
 
 
 def _per_class_bars(chart_id: str, title: str, per_class: Sequence[dict]) -> dict | None:
     if not per_class:
         return None
-    names = [str(r["class"]) for r in per_class]
+    plotted = list(per_class)
+    note = ""
+    if len(plotted) > MAX_CLASSES_PLOTTED:
+        plotted = sorted(plotted, key=lambda r: -(r.get("support") or 0))[:MAX_CLASSES_PLOTTED]
+        note = f"The {len(plotted)} most frequent of {len(per_class)} classes are plotted; the table has every class."
+    names = [short(r["class"], 18) for r in plotted]
     stats = ("precision", "recall", "f1")
-    fig = figure([go.Bar(name=stat, x=names, y=[r.get(stat) for r in per_class]) for stat in stats])
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1]})
+    fig = figure([go.Bar(name=stat, x=names, y=[r.get(stat) for r in plotted]) for stat in stats])
+    fig.update_layout(barmode="group", yaxis={"range": [0, 1]}, xaxis={"tickangle": -45, "automargin": True})
     rows = [[r["class"], *(r.get(stat) for stat in stats), r.get("support")] for r in per_class]
-    return chart(chart_id, title, fig, ["class", *stats, "support"], rows)
+    return chart(chart_id, title, fig, ["class", *stats, "support"], rows, note=note)
 
 
 def _curves(chart_id: str, title: str, curves: Sequence[dict], x: str, y: str, diagonal: bool) -> dict | None:
@@ -153,15 +193,24 @@ def _per_context(contexts: Sequence[dict], truncated: bool) -> dict | None:
     )
 
 
-def _seed_values(report: dict, keys: Sequence[str]) -> dict | None:
+def _seed_values(report: dict, keys: Sequence[str], names: dict[str, str] | None = None) -> dict | None:
+    """One small panel per metric (its own y-axis: 0.017 MSE is not drawn beside 0.5 accuracy)."""
     seeds = report.get("seeds") or []
     if len(seeds) < 2:
         return None
     keys = [k for k in keys if any(s.get(k) is not None for s in seeds)]
-    fig = figure([go.Bar(name=k, x=[f"seed {s['seed']}" for s in seeds], y=[s.get(k) for s in seeds]) for k in keys])
-    fig.update_layout(barmode="group")
+    if not keys:
+        return None
+    names = names or {}
+    titles = [names.get(k, k.replace("_", " ")) for k in keys]
+    fig = make_subplots(rows=len(keys), cols=1, shared_xaxes=True, subplot_titles=titles, vertical_spacing=0.12)
+    fig.update_layout(LAYOUT)
+    x = [f"seed {s['seed']}" for s in seeds]
+    for i, (key, title) in enumerate(zip(keys, titles, strict=True), start=1):
+        fig.add_trace(go.Bar(name=title, x=x, y=[s.get(key) for s in seeds], marker_color=COLORS[i - 1]), row=i, col=1)
+    fig.update_layout(showlegend=False, height=130 + 150 * len(keys))
     rows = [[s["seed"], s.get("n"), *(s.get(k) for k in keys)] for s in seeds]
-    return chart("seed-values", "Metrics per seed", fig, ["seed", "test rows", *keys], rows)
+    return chart("seed-values", "Metrics per seed", fig, ["seed", "test rows", *titles], rows)
 
 
 def _regression_scatter(scatter: Sequence[dict]) -> dict | None:
@@ -205,7 +254,10 @@ def submission_charts(submission) -> list[dict]:
         charts.append(_per_context(report["per_context"], bool(report.get("per_context_truncated"))))
     if report.get("scatter"):
         charts.append(_regression_scatter(report["scatter"]))
+    names = {m.key: m.name for m in submission.phase.task.metrics}
     charts.append(
-        _seed_values(report, ("balanced_accuracy", "balanced_f1", "auroc", "macro_f1", "aupr", "f1", "mse", "mae"))
+        _seed_values(
+            report, ("balanced_accuracy", "balanced_f1", "auroc", "macro_f1", "aupr", "f1", "mse", "mae"), names
+        )
     )
     return [c for c in charts if c]

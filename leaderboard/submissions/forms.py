@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.conf import settings
 
 import scoring
 from leaderboard.accounts.models import Team
-from leaderboard.challenges.truth import phase_truth
+from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions import staging
 from leaderboard.submissions.services import Metadata, scoring_limits
 
@@ -98,7 +100,8 @@ class SubmissionForm(forms.Form):
         if self.is_bound:
             self.kept = staging.load(user, self.data.get("staged_file", ""))
         teams = Team.objects.for_user(user).order_by("-personal", "name")
-        self.fields["team"].queryset = teams
+        self.teams = teams  # the teams the user may submit for
+        cast(forms.ModelChoiceField, self.fields["team"]).queryset = teams
         personal = teams.filter(personal=True).first()
         if personal is not None:
             self.fields["team"].initial = personal.pk
@@ -159,9 +162,11 @@ class SubmissionForm(forms.Form):
             staging.discard(self.kept)
         self.kept = staging.stage(self.user, upload)
 
-    def error_summary(self) -> list[dict]:
+    def error_summary(self) -> list[dict[str, object]]:
         """Every error, in form order, with the id of the field it belongs to (the summary links to it)."""
-        items = [{"id": "submission-form", "label": "", "message": e} for e in self.non_field_errors()]
+        items: list[dict[str, object]] = [
+            {"id": "submission-form", "label": "", "message": e} for e in self.non_field_errors()
+        ]
         for name, field in self.fields.items():
             for message in self.errors.get(name, []):
                 bound = self[name]
@@ -170,9 +175,14 @@ class SubmissionForm(forms.Form):
         return items
 
     def discard_kept(self) -> None:
-        if self.kept is not None:
-            staging.discard(self.kept)
-            self.kept = None
+        """After the submission is stored: close and delete the kept file it was made from."""
+        if self.kept is None:
+            return
+        used = getattr(self, "cleaned_data", {}).get("file")
+        if used is not None and not self.files.get("file"):
+            used.close()
+        staging.discard(self.kept)
+        self.kept = None
 
     def _validate_inline(self, upload) -> None:
         """Check the file against the truth now; an invalid file never becomes a submission."""

@@ -11,6 +11,7 @@ import math
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +20,10 @@ from django.urls import reverse
 
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
+
+if TYPE_CHECKING:
+    from leaderboard.accounts.models import Team
+    from leaderboard.challenges.models import Phase
 
 
 def submission_upload_to(submission: Submission, filename: str) -> str:
@@ -50,18 +55,8 @@ class SubmissionQuerySet(models.QuerySet):
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
 
-    def for_team_phase(self, team, phase) -> SubmissionQuerySet:
+    def for_team_phase(self, team: Team, phase: Phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)
-
-    def visible_to(self, user) -> SubmissionQuerySet:
-        """Public submissions, plus private ones of the user's teams; staff and organizers see all they run."""
-        if not user.is_authenticated:
-            return self.filter(is_public=True)
-        if user.is_staff:
-            return self.all()
-        return self.filter(
-            Q(is_public=True) | Q(team__memberships__user=user) | Q(phase__challenge__organizers=user)
-        ).distinct()
 
 
 class Submission(models.Model):

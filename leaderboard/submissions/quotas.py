@@ -92,7 +92,10 @@ def lock(team: Team) -> None:
         raise RuntimeError("quotas.lock() must be called inside transaction.atomic()")
     if not transaction.get_connection().features.has_select_for_update:
         return  # SQLite: a read here would take a shared lock that the insert then fails to upgrade
-    list(Team.objects.select_for_update().filter(pk=team.pk).values_list("pk", flat=True))
+    # FOR NO KEY UPDATE: serialises uploads of the team (it conflicts with itself) without blocking
+    # the FOR KEY SHARE that inserting a row referencing the team takes (a board rebuild's rows);
+    # plain FOR UPDATE deadlocked against a rebuild holding the phase (bench/api.py found it).
+    list(Team.objects.select_for_update(no_key=True).filter(pk=team.pk).values_list("pk", flat=True))
 
 
 def enforce(team: Team, phase: Phase, now: dt.datetime | None = None) -> Quota:

@@ -21,8 +21,10 @@ import os
 import random
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import IO, TYPE_CHECKING, Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -34,10 +36,16 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.challenges.services import current_truth_version
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
+
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+
+    from leaderboard.accounts.models import Team, User
+    from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)
 
@@ -75,19 +83,19 @@ def max_attempts() -> int:
 class HashingFile(File):
     """A file whose sha256 is computed while a storage backend streams it (one pass)."""
 
-    def __init__(self, file, name: str) -> None:
+    def __init__(self, file: IO[bytes], name: str) -> None:
         super().__init__(file, name)
         self.digest = hashlib.sha256()
         self.bytes_hashed = 0
 
-    def chunks(self, chunk_size: int | None = None):
+    def chunks(self, chunk_size: int | None = None) -> Iterator[bytes]:
         for chunk in super().chunks(chunk_size):
             self.digest.update(chunk)
             self.bytes_hashed += len(chunk)
             yield chunk
 
 
-def _sha256_of(upload) -> str:
+def _sha256_of(upload: UploadedFile) -> str:
     upload.seek(0)
     digest = hashlib.sha256()
     for chunk in iter(lambda: upload.read(1024 * 1024), b""):
@@ -111,10 +119,10 @@ class Metadata:
 
 def create_submission(
     *,
-    phase,
-    team,
-    user,
-    upload,
+    phase: Phase,
+    team: Team,
+    user: User,
+    upload: UploadedFile,
     metadata: Metadata,
     charge_quota: bool = True,
     is_baseline: bool = False,
@@ -194,7 +202,7 @@ def _storage_name(original: str) -> str:
 PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 
 
-def enqueue(submission_id) -> bool:
+def enqueue(submission_id: uuid.UUID) -> bool:
     """Send the scoring task for one submission; False (and a log line) if the broker refused."""
     try:
         score_submission.apply_async(args=[str(submission_id)], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
@@ -204,7 +212,7 @@ def enqueue(submission_id) -> bool:
     return True
 
 
-def enqueue_on_commit(submission_id) -> None:
+def enqueue_on_commit(submission_id: uuid.UUID) -> None:
     """Enqueue after the current transaction commits (a worker must find the row)."""
     transaction.on_commit(partial(enqueue, submission_id))
 
@@ -212,7 +220,9 @@ def enqueue_on_commit(submission_id) -> None:
 # --- claiming and finishing -------------------------------------------------------
 
 
-def claim(submission_id, *, redelivered: bool = False, task_id: str = "", host: str = "") -> uuid.UUID | None:
+def claim(
+    submission_id: uuid.UUID | str, *, redelivered: bool = False, task_id: str = "", host: str = ""
+) -> uuid.UUID | None:
     """Mark a submission running for this delivery; None if another delivery has it or it is finished.
 
     A queued row is always claimable. A running row is claimable only by a
@@ -247,7 +257,7 @@ def claim(submission_id, *, redelivered: bool = False, task_id: str = "", host: 
     return token if updated else None
 
 
-def _finite(value):
+def _finite(value: Any) -> Any:
     """JSON-safe copy of a report: NaN and infinities become None (PostgreSQL's jsonb rejects them)."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
@@ -260,7 +270,7 @@ def _finite(value):
     return value
 
 
-def _send_finished(submission_id) -> None:
+def _send_finished(submission_id: uuid.UUID | str) -> None:
     """After commit: tell other apps (boards re-rank) and email the submitter; neither may undo a stored score."""
     from leaderboard.submissions.emails import send_result_email
 
@@ -272,7 +282,7 @@ def _send_finished(submission_id) -> None:
     send_result_email(submission)
 
 
-def _claimed(submission_id, claim_token):
+def _claimed(submission_id: uuid.UUID | str, claim_token: uuid.UUID | None) -> bool:
     """The row, if the claim is still current (or no claim was given); as a write, so SQLite locks early."""
     rows = Submission.objects.filter(pk=submission_id)
     if claim_token is not None:
@@ -282,7 +292,7 @@ def _claimed(submission_id, claim_token):
     return rows.update(claim_token=F("claim_token")) == 1
 
 
-def store_score(submission: Submission, score, *, claim_token=None) -> bool:
+def store_score(submission: Submission, score: scoring.Score, *, claim_token: uuid.UUID | None = None) -> bool:
     """Write a ``scoring.Score`` as the submission's outcome, in one transaction.
 
     Results (long format), primary value, report, scorer version and status
@@ -317,7 +327,14 @@ def store_score(submission: Submission, score, *, claim_token=None) -> bool:
     return True
 
 
-def mark_failed(submission_id, kind: str, message: str, *, claim_token=None, problems: dict | None = None) -> bool:
+def mark_failed(
+    submission_id: uuid.UUID | str,
+    kind: str,
+    message: str,
+    *,
+    claim_token: uuid.UUID | None = None,
+    problems: dict[str, Any] | None = None,
+) -> bool:
     """End a run as failed with a kind and a human-readable message.
 
     With ``claim_token``, only if that claim is still current; without, only
@@ -571,6 +588,9 @@ def score_submission(self, submission_id: str) -> str:
 
 @shared_task(name="submissions.sweep", ignore_result=True)
 def sweep_submissions() -> dict:
-    """Periodic (Celery beat, every minute): re-send lost queued rows, fail abandoned running ones."""
+    """Periodic (Celery beat, every minute): re-send lost queued rows, fail abandoned running ones,
+    and delete submit-form files kept past their hour."""
+    from leaderboard.submissions import staging
+
     report = sweep()
-    return {"requeued": len(report.requeued), "failed": len(report.failed)}
+    return {"requeued": len(report.requeued), "failed": len(report.failed), "staged_removed": staging.sweep_all()}

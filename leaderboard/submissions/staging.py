@@ -22,6 +22,7 @@ from leaderboard.storage import private_storage
 
 MAX_AGE = 3600  # seconds a kept file stays usable
 SALT = "leaderboard.submissions.staged-file"
+ROOT = "staged"  # in private storage: staged/<user id>/<random>-<file name>
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Staged:
 
 
 def _folder(user) -> str:
-    return f"staged/{user.pk}"
+    return f"{ROOT}/{user.pk}"
 
 
 def stage(user, upload) -> Staged:
@@ -76,17 +77,34 @@ def discard(staged: Staged) -> None:
     private_storage().delete(staged.storage_name)
 
 
-def sweep(user) -> None:
-    """Delete this user's staged files older than MAX_AGE."""
+def _sweep_folder(folder: str, cutoff: float) -> int:
     storage = private_storage()
-    folder = _folder(user)
-    if not storage.exists(folder):
-        return
-    cutoff = time.time() - MAX_AGE
-    for name in storage.listdir(folder)[1]:
+    try:
+        names = storage.listdir(folder)[1]
+    except FileNotFoundError:  # nothing staged yet (a bucket has no folders: it lists nothing instead)
+        return 0
+    removed = 0
+    for name in names:
         path = f"{folder}/{name}"
         try:
             if storage.get_modified_time(path).timestamp() < cutoff:
                 storage.delete(path)
+                removed += 1
         except (OSError, NotImplementedError):
             continue
+    return removed
+
+
+def sweep(user) -> None:
+    """Delete this user's staged files older than MAX_AGE."""
+    _sweep_folder(_folder(user), time.time() - MAX_AGE)
+
+
+def sweep_all() -> int:
+    """Delete every user's expired staged files (the periodic sweep runs this); returns how many."""
+    try:
+        user_folders = private_storage().listdir(ROOT)[0]
+    except FileNotFoundError:
+        return 0
+    cutoff = time.time() - MAX_AGE
+    return sum(_sweep_folder(f"{ROOT}/{user_folder}", cutoff) for user_folder in user_folders)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("tasks/<slug:slug>/example.csv", views.example_csv, name="example"),
     path("submissions/<uuid:submission_id>/", views.detail, name="detail"),
     path("submissions/<uuid:submission_id>/status.json", views.status_json, name="status"),
+    path("submissions/<uuid:submission_id>/report", views.report, name="report"),
     path("submissions/<uuid:submission_id>/file", views.download_file, name="file"),
     path("submissions/<uuid:submission_id>/rerun", views.rerun, name="rerun"),
     path("submissions/<uuid:submission_id>/visibility", views.visibility, name="visibility"),

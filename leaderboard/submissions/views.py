@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,13 +15,17 @@ from django.views.decorators.http import require_GET, require_POST
 import scoring
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import standing_phase
-from leaderboard.challenges.truth import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
+from leaderboard.csvsafe import safe_frame
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.presenters import headline_metrics, status_payload, truth_size
+from leaderboard.submissions.summary import headline_metrics, status_payload, truth_size
+
+if TYPE_CHECKING:
+    from leaderboard.accounts.models import User
 
 
 def _phase_or_404(slug: str) -> Phase:
@@ -48,7 +53,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
             submission = services.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
-                user=request.user,
+                user=cast("User", request.user),  # @login_required
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
@@ -57,7 +62,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             form.discard_kept()
             return redirect(submission)
-    if request.method == "POST":
+    if request.method == "POST" and can_submit:
         form.keep_file()
     context = {
         "phase": phase,
@@ -65,7 +70,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "can_submit": can_submit,
         "is_open": phase.is_open,
-        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.fields["team"].queryset],
+        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
         "error_summary": form.error_summary() if form.is_bound else [],
@@ -77,7 +82,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _csv_response(frame, filename: str) -> HttpResponse:
     buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
+    safe_frame(frame).to_csv(buffer, index=False)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -105,11 +110,10 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
-def detail(request: HttpRequest, submission_id) -> HttpResponse:
-    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+def _detail_context(submission: Submission, permissions) -> dict:
     task = submission.phase.task
     scored = submission.status == Submission.Status.SCORED
-    context = {
+    return {
         "submission": submission,
         "task": task,
         "phase": submission.phase,
@@ -124,7 +128,20 @@ def detail(request: HttpRequest, submission_id) -> HttpResponse:
         "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
     }
-    return render(request, "submissions/detail.html", context)
+
+
+def detail(request: HttpRequest, submission_id) -> HttpResponse:
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    return render(request, "submissions/detail.html", _detail_context(submission, permissions))
+
+
+@require_GET
+def report(request: HttpRequest, submission_id) -> HttpResponse:
+    """The live part of the page (status, rank, metrics, charts), swapped in by the status poll."""
+    submission, permissions = access.get_submission_with_access(request.user, submission_id)
+    response = render(request, "submissions/_report.html", _detail_context(submission, permissions))
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET

@@ -8,6 +8,8 @@ average precision), and the F1 of the positive class with propensity > 0.5
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from scoring.aligned import MetricsResult, PairAligned, PairSeed
@@ -38,14 +40,15 @@ def seed_metrics(seed: PairSeed, order: np.ndarray | None = None) -> tuple[dict[
     counts = curves.binary_counts(seed.y_true, seed.score, order)
     values: dict[str, float] = {}
     auroc = curves.roc_auc(counts)
-    if auroc is not None:
+    aupr = curves.pr_auc(counts)
+    if auroc is not None and aupr is not None:  # both need both classes
         values["auroc"] = auroc
-        values["aupr"] = curves.pr_auc(counts)
+        values["aupr"] = aupr
     values["f1"] = f1_at_threshold(seed.y_true, seed.score)
     return values, counts
 
 
-def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[list[dict], int]:
+def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[list[dict[str, Any]], int]:
     """Mean AUROC per context over the splits where the context has both classes.
 
     ``orders`` holds every split's ``curves.score_order``. Returns the rows
@@ -80,8 +83,8 @@ def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[l
 def compute(aligned: PairAligned) -> MetricsResult:
     """Score a ChemicalX submission over all its splits."""
     per_seed: dict[int, dict[str, float]] = {}
-    roc: list[dict] = []
-    pr: list[dict] = []
+    roc: list[dict[str, Any]] = []
+    pr: list[dict[str, Any]] = []
     # One sort of the scores per split serves the curves and the per-context AUROC.
     orders = {seed_id: curves.score_order(seed.score) for seed_id, seed in aligned.seeds.items()}
     for seed_id in sorted(aligned.seeds):

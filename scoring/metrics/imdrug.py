@@ -6,6 +6,8 @@ rows) and then summarised as mean and population standard deviation.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from scoring.aligned import (
@@ -92,7 +94,9 @@ def ovr_auroc(y_true: np.ndarray, proba: np.ndarray) -> float | None:
     return float(np.mean(areas))
 
 
-def _classification_seed(seed: ClassificationSeed, class_names: tuple[str, ...]) -> tuple[dict[str, float], dict]:
+def _classification_seed(
+    seed: ClassificationSeed, class_names: tuple[str, ...]
+) -> tuple[dict[str, float], dict[str, Any]]:
     n_classes = len(class_names)
     cm = confusion_matrix(seed.y_true, seed.y_pred, n_classes)
     support = cm.sum(axis=1)
@@ -116,10 +120,10 @@ def _classification_seed(seed: ClassificationSeed, class_names: tuple[str, ...])
     return values, {"cm": cm, "precision": precision, "balanced": balanced_precision_recall(cm)}
 
 
-def _class_curves(aligned: ClassificationAligned) -> dict[str, list]:
+def _class_curves(aligned: ClassificationAligned) -> dict[str, list[dict[str, Any]]]:
     """ROC/PR points per seed: the positive class of binary tasks, every class of small tasks."""
-    roc: list[dict] = []
-    pr: list[dict] = []
+    roc: list[dict[str, Any]] = []
+    pr: list[dict[str, Any]] = []
     n_classes = len(aligned.class_names)
     if n_classes > MAX_CLASSES_WITH_CURVES:
         return {"roc": roc, "pr": pr}
@@ -148,7 +152,7 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
     """Score an ImDrug classification submission over all its seeds."""
     names = aligned.class_names
     per_seed: dict[int, dict[str, float]] = {}
-    details: dict[int, dict] = {}
+    details: dict[int, dict[str, Any]] = {}
     for seed_id in sorted(aligned.seeds):
         per_seed[seed_id], details[seed_id] = _classification_seed(aligned.seeds[seed_id], names)
     metrics = summarise_seeds(per_seed, "std", headline=CLASSIFICATION_HEADLINE)

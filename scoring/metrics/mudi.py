@@ -15,6 +15,7 @@ kept per *unordered gold pair* so that the paired bootstrap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,8 @@ class MudiCounts:
 
     def totals(self) -> np.ndarray:
         """Counts over the whole test set, shape (2, 3, 3)."""
-        return self.per_pair.sum(axis=0)
+        totals: np.ndarray = self.per_pair.sum(axis=0)
+        return totals
 
 
 def harmonic_mean(precision: np.ndarray | float, recall: np.ndarray | float) -> np.ndarray:
@@ -103,7 +105,8 @@ def scores_from_counts(totals: np.ndarray) -> dict[str, np.ndarray]:
 def _pair_code(a: np.ndarray, b: np.ndarray, n: int, ordered: bool) -> np.ndarray:
     if not ordered:
         a, b = np.minimum(a, b), np.maximum(a, b)
-    return a * n + b
+    code: np.ndarray = a * n + b
+    return code
 
 
 def _label_masks(pair_index: np.ndarray, label: np.ndarray, n_pairs: int) -> np.ndarray:
@@ -162,12 +165,15 @@ def compute(aligned: MudiAligned) -> MetricsResult:
     for key, value in scores.items():
         metrics[key] = int(round(float(value))) if is_count(key) else float(value)
     true_labels, predicted_labels = confusion_labels()
-    report: dict = {"n_gold_rows": int(len(aligned.gold_label)), "n_prediction_rows": int(len(aligned.pred_label))}
+    report: dict[str, Any] = {
+        "n_gold_rows": int(len(aligned.gold_label)),
+        "n_prediction_rows": int(len(aligned.pred_label)),
+    }
     report["n_gold_unordered_pairs"] = counts.n_gold_pairs
     for setting in SETTINGS:
         rows = []
         for key, name in zip(CLASS_KEYS, CLASS_NAMES, strict=True):
-            row = {"class": name}
+            row: dict[str, Any] = {"class": name}
             for stat in ("precision", "recall", "f1", "tp", "fp", "fn", "support"):
                 row[stat] = metrics[mudi_key(setting, key, stat)]
             rows.append(row)

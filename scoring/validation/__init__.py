@@ -1,7 +1,7 @@
 """Turn truth and prediction files into the containers of ``scoring.aligned``, with validation.
 
 One module per family (mudi, imdrug, chemicalx) and shared helpers; this
-module only dispatches on ``Task.kind``. Every function raises ``ScoringError``
+module asks the task's kind (``scoring.kinds``) which of them to use. Every function raises ``ScoringError``
 (and nothing else) for bad input.
 
 A prediction file is handled in two steps: ``read_prediction`` checks its
@@ -13,48 +13,28 @@ two files at the same time.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from scoring.aligned import Aligned
 from scoring.errors import fail
+from scoring.kinds.base import Kind, kind_of
 from scoring.readers import Limits, Source, Table, load_raw
-from scoring.validation.chemicalx import align_pairs, load_pair_truth, read_pair_prediction
 from scoring.validation.common import Truth
-from scoring.validation.imdrug import (
-    align_classification,
-    align_regression,
-    load_classification_truth,
-    load_regression_truth,
-    read_classification_prediction,
-    read_regression_prediction,
-)
 from scoring.validation.keyed import KeyedTruth
-from scoring.validation.mudi import MudiTruth, align_mudi, load_mudi_truth, read_mudi_prediction
+from scoring.validation.mudi import MudiTruth
 
-_TRUTH_LOADERS = {
-    "mudi": load_mudi_truth,
-    "classification": load_classification_truth,
-    "regression": load_regression_truth,
-    "pair": load_pair_truth,
-}
-_PREDICTION_READERS = {
-    "mudi": read_mudi_prediction,
-    "classification": read_classification_prediction,
-    "regression": read_regression_prediction,
-    "pair": read_pair_prediction,
-}
-_ALIGNERS = {
-    "mudi": align_mudi,
-    "classification": align_classification,
-    "regression": align_regression,
-    "pair": align_pairs,
-}
+if TYPE_CHECKING:
+    from scoring.definitions import Task
+
+
+def _kind(task: Task) -> Kind:
+    return kind_of(task)
+
 
 __all__ = [
     "KeyedTruth",
     "MudiTruth",
     "Truth",
-    "align_counted",
-    "align_prediction",
     "align_table",
     "check_truth_task",
     "read_prediction",
@@ -63,22 +43,22 @@ __all__ = [
 ]
 
 
-def read_truth(task, source: Source, limits: Limits | None = None) -> Truth:
+def read_truth(task: Task, source: Source, limits: Limits | None = None) -> Truth:
     """Parse and validate a truth file for ``task``."""
     limits = limits or Limits()
     raw = load_raw(source, limits=limits, what="truth file")
-    return _TRUTH_LOADERS[task.kind](task, raw, limits)
+    return _kind(task).load_truth(task, raw, limits)
 
 
-def read_prediction(task, source: Source, limits: Limits | None = None) -> Table:
+def read_prediction(task: Task, source: Source, limits: Limits | None = None) -> Table:
     """Check a prediction file's columns and parse its rows for ``task``; the truth is not needed."""
     limits = limits or Limits()
     raw = load_raw(source, limits=limits, what="prediction file")
-    return _PREDICTION_READERS[task.kind](task, raw, limits)
+    return _kind(task).read_prediction(task, raw, limits)
 
 
 def read_truth_and_prediction(
-    task, truth: Source, prediction: Source, limits: Limits | None = None
+    task: Task, truth: Source, prediction: Source, limits: Limits | None = None
 ) -> tuple[Truth, Table]:
     """``read_truth`` (with default limits) and ``read_prediction`` (with ``limits``), run concurrently.
 
@@ -96,24 +76,13 @@ def read_truth_and_prediction(
         return pending.result(), table
 
 
-def check_truth_task(task, truth: Truth) -> None:
+def check_truth_task(task: Task, truth: Truth) -> None:
     """Raise ScoringError when ``truth`` was loaded for another task."""
     if truth.task != task.slug:
         raise fail(f"The truth was loaded for task {truth.task!r}, not {task.slug!r}.")
 
 
-def align_table(task, truth: Truth, table: Table) -> tuple[Aligned, int]:
+def align_table(task: Task, truth: Truth, table: Table) -> tuple[Aligned, int]:
     """Match a parsed prediction (``read_prediction``) to a parsed truth; also returns its row count."""
     check_truth_task(task, truth)
-    return _ALIGNERS[task.kind](task, truth, table)
-
-
-def align_prediction(task, truth: Truth, source: Source, limits: Limits | None = None) -> Aligned:
-    """Validate a prediction file against a parsed truth and align it row by row."""
-    return align_counted(task, truth, source, limits)[0]
-
-
-def align_counted(task, truth: Truth, source: Source, limits: Limits | None = None) -> tuple[Aligned, int]:
-    """``align_prediction`` plus the number of data rows in the prediction file."""
-    check_truth_task(task, truth)
-    return align_table(task, truth, read_prediction(task, source, limits))
+    return _kind(task).align(task, truth, table)

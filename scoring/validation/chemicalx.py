@@ -9,6 +9,8 @@ is a single seed (seed 0).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from scoring.aligned import PairAligned, PairSeed
@@ -16,13 +18,17 @@ from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
 from scoring.validation.common import SEED, add_located, apply_aliases, check_numbers
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
+if TYPE_CHECKING:
+    from scoring.definitions import Task
+
+
 KEY = ("drug_1", "drug_2", "context")
 LABEL = "label"
 PREDICTION = "prediction"
 PREDICTION_ALIASES = {"score": PREDICTION, "propensity": PREDICTION}
 
 
-def load_pair_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
+def load_pair_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate a ChemicalX truth file (binary labels; repeated triples allowed)."""
     check_columns(raw, required=[*KEY, LABEL], optional=[SEED], display=[SEED, *KEY, LABEL])
     table = parse_rows(
@@ -41,10 +47,11 @@ def load_pair_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
     binary = np.where(labels == 1, 1, 0).astype(np.int8)  # only used once every label is 0 or 1
     truth = build_keyed_truth(task, table, KEY, binary, problems, unique=False)
     problems.raise_if_any()
+    assert truth is not None  # None only with problems, raised just above
     return truth
 
 
-def read_pair_prediction(task, raw: RawFile, limits: Limits) -> Table:
+def read_pair_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a ChemicalX prediction file's columns and parse its rows (no truth needed)."""
     apply_aliases(raw, PREDICTION_ALIASES)
     check_columns(raw, required=[*KEY, PREDICTION], optional=[SEED], display=[SEED, *KEY, PREDICTION])
@@ -57,12 +64,13 @@ def read_pair_prediction(task, raw: RawFile, limits: Limits) -> Table:
     )
 
 
-def align_pairs(task, truth: KeyedTruth, table: Table) -> tuple[PairAligned, int]:
+def align_pairs(task: Task, truth: KeyedTruth, table: Table) -> tuple[PairAligned, int]:
     """Validate parsed ChemicalX predictions against the truth and align them; also returns the row count."""
     problems = table.start_problems()
     score = check_numbers(table, PREDICTION, problems, low=0.0, high=1.0, meaning="a propensity")
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()
+    assert pred_row is not None  # None only with problems, raised just above
     context_codes = truth.codes[KEY.index("context")]
     seeds = {}
     for seed, rows in truth.rows_by_seed.items():

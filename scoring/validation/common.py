@@ -74,7 +74,7 @@ def row_seeds(table: Table, problems: Problems) -> np.ndarray:
     numbers = pd.to_numeric(pd.Series(categories, dtype=object), errors="coerce").to_numpy(dtype=np.float64)
     valid = np.isfinite(numbers) & (numbers >= 0) & (np.floor(numbers) == numbers)
     per_category = np.where(valid, numbers, -1).astype(np.int64)
-    seeds = per_category[codes]
+    seeds: np.ndarray = per_category[codes]
     bad = np.flatnonzero(seeds < 0)
     if len(bad):
         add_located(
@@ -103,7 +103,7 @@ def check_numbers(
 
     Values that were not numbers at all were reported while parsing and are skipped here.
     """
-    values = table.frame[column].to_numpy(dtype=np.float64)
+    values: np.ndarray = table.frame[column].to_numpy(dtype=np.float64)
     name = table.label(column)
     finite = np.isfinite(values)
     bad = np.setdiff1d(np.flatnonzero(~finite), table.unreadable.get(column, np.array([], dtype=np.int64)))
@@ -127,6 +127,10 @@ def check_numbers(
             column,
         )
     return values
+
+
+def _empty_message(label: str) -> Callable[[int, int], str]:
+    return lambda row, line: f'Line {line}, column "{label}" is empty.'
 
 
 def label_codes(
@@ -157,9 +161,7 @@ def check_not_empty(table: Table, columns: Sequence[str], problems: Problems) ->
         categories, codes = category_values(table.frame[column])
         empty = np.flatnonzero((categories == "")[codes]) if len(categories) else np.array([], dtype=np.int64)
         label = table.label(column)
-        add_located(
-            problems, table, empty, lambda row, line, label=label: f'Line {line}, column "{label}" is empty.', column
-        )
+        add_located(problems, table, empty, _empty_message(label), column)
 
 
 def encode(vocabulary: pd.Index, column: pd.Series) -> np.ndarray:
@@ -168,7 +170,8 @@ def encode(vocabulary: pd.Index, column: pd.Series) -> np.ndarray:
     if len(categories) == 0:
         return np.full(len(codes), -1, dtype=np.int64)
     per_category = vocabulary.get_indexer(categories).astype(np.int64)
-    return per_category[codes]
+    encoded: np.ndarray = per_category[codes]
+    return encoded
 
 
 def combine(codes: Sequence[np.ndarray], sizes: Sequence[int]) -> np.ndarray:

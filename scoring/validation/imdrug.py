@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from scoring.errors import Problems, fail
 from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
 from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
+
+if TYPE_CHECKING:
+    from scoring.definitions import Task
+
 
 ID = "id"
 LABEL = "label"
@@ -71,7 +76,7 @@ def class_codes(table: Table, column: str, classes: tuple[str, ...], problems: P
     )
 
 
-def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:
+def _truth_table(task: Task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:
     apply_aliases(raw, TRUTH_ALIASES)
     check_columns(raw, required=[ID, LABEL], optional=[SEED], display=[SEED, ID, LABEL])
     numeric = [LABEL] if numeric_label else []
@@ -79,23 +84,25 @@ def _truth_table(task, raw: RawFile, limits: Limits, numeric_label: bool) -> Tab
     return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
-def load_classification_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
+def load_classification_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug classification truth file."""
     table = _truth_table(task, raw, limits, numeric_label=False)
     problems = table.start_problems()
     labels = class_codes(table, LABEL, task.classes, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
+    assert truth is not None  # None only with problems, raised just above
     return truth
 
 
-def load_regression_truth(task, raw: RawFile, limits: Limits) -> KeyedTruth:
+def load_regression_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:
     """Parse and validate an ImDrug regression truth file (finite float labels)."""
     table = _truth_table(task, raw, limits, numeric_label=True)
     problems = table.start_problems()
     labels = check_numbers(table, LABEL, problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
+    assert truth is not None  # None only with problems, raised just above
     return truth
 
 
@@ -138,7 +145,7 @@ def _check_probability_layout(raw: RawFile, prob_columns: dict[str, int], classe
         )
 
 
-def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: bool) -> Table:
+def _prediction_table(task: Task, raw: RawFile, limits: Limits, *, classification: bool) -> Table:
     apply_aliases(raw, PREDICTION_ALIASES)
     prob_columns: dict[str, int] = {}
     optional = [SEED]
@@ -160,17 +167,17 @@ def _prediction_table(task, raw: RawFile, limits: Limits, *, classification: boo
     return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
-def read_classification_prediction(task, raw: RawFile, limits: Limits) -> Table:
+def read_classification_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a classification prediction file's columns and parse its rows (no truth needed)."""
     return _prediction_table(task, raw, limits, classification=True)
 
 
-def read_regression_prediction(task, raw: RawFile, limits: Limits) -> Table:
+def read_regression_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a regression prediction file's columns and parse its rows (no truth needed)."""
     return _prediction_table(task, raw, limits, classification=False)
 
 
-def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[ClassificationAligned, int]:
+def align_classification(task: Task, truth: KeyedTruth, table: Table) -> tuple[ClassificationAligned, int]:
     """Validate parsed classification predictions against the truth and align them; also returns the row count."""
     # The table's columns are the normalised header, so this finds the same columns as the reader did.
     prob_columns = probability_columns(tuple(table.frame.columns), task.classes)
@@ -186,6 +193,7 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
         proba = np.column_stack([1.0 - score, score])
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()
+    assert pred_row is not None  # None only with problems, raised just above
     seeds = {}
     for seed, rows in truth.rows_by_seed.items():
         chosen = pred_row[rows]
@@ -198,12 +206,13 @@ def align_classification(task, truth: KeyedTruth, table: Table) -> tuple[Classif
     return ClassificationAligned(seeds=seeds, class_names=tuple(task.classes)), len(table)
 
 
-def align_regression(task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:
+def align_regression(task: Task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:
     """Validate parsed regression predictions against the truth and align them; also returns the row count."""
     problems = table.start_problems()
     values = check_numbers(table, PREDICTION, problems)
     pred_row = match_prediction(truth, table, problems)
     problems.raise_if_any()
+    assert pred_row is not None  # None only with problems, raised just above
     seeds = {}
     for seed, rows in truth.rows_by_seed.items():
         seeds[seed] = RegressionSeed(

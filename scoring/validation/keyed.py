@@ -10,6 +10,7 @@ in a hash table of the truth's distinct keys, built once when the truth is loade
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,9 @@ from scoring.validation.common import (
     report_repeats,
     row_seeds,
 )
+
+if TYPE_CHECKING:
+    from scoring.definitions import Task
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ def _key(seed_codes: np.ndarray, codes: list[np.ndarray], n_seeds: int, vocabula
 
 
 def build_keyed_truth(
-    task,
+    task: Task,
     table: Table,
     key_columns: tuple[str, ...],
     labels: np.ndarray,
@@ -194,7 +198,7 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
     rows = np.flatnonzero(matched)
     pred_for_key = np.full(len(truth.distinct_keys), -1, dtype=np.int64)
     pred_for_key[position[rows]] = rows
-    pred_row = pred_for_key[truth.key_ids]
+    pred_row: np.ndarray = pred_for_key[truth.key_ids]
 
     # Unknown seeds and repeated rows were reported above.
     extra = np.setdiff1d(np.flatnonzero(known_seed & (position < 0)), dup_rows)

@@ -14,6 +14,7 @@ twice, and every gold pair must be predicted in at least one orientation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,10 @@ from scoring.validation.common import (
     report_not_in_truth,
     report_repeats,
 )
+
+if TYPE_CHECKING:
+    from scoring.definitions import Task
+
 
 DRUG1 = "drug1"
 DRUG2 = "drug2"
@@ -122,7 +127,7 @@ def _drug_codes(table: Table, column: str, vocabulary: pd.Index, problems: Probl
     return vocabulary.get_indexer(bare).astype(np.int64)[codes], empty
 
 
-def load_mudi_truth(task, raw: RawFile, limits: Limits) -> MudiTruth:
+def load_mudi_truth(task: Task, raw: RawFile, limits: Limits) -> MudiTruth:
     """Parse and validate a MUDI truth file."""
     table = _read(raw, limits)
     problems = table.start_problems()
@@ -176,15 +181,16 @@ def _pair(vocabulary: pd.Index, a: int, b: int) -> str:
 
 def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return sorted_keys[pos] == keys
+    found: np.ndarray = sorted_keys[pos] == keys
+    return found
 
 
-def read_mudi_prediction(task, raw: RawFile, limits: Limits) -> Table:
+def read_mudi_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a MUDI prediction file's columns and parse its rows (no truth needed)."""
     return _read(raw, limits)
 
 
-def align_mudi(task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
+def align_mudi(task: Task, truth: MudiTruth, table: Table) -> tuple[MudiAligned, int]:
     """Validate parsed MUDI predictions against the truth and align them; also returns the row count."""
     problems = table.start_problems()
     labels = _labels(table, problems, truth=False)

@@ -1,6 +1,7 @@
 // Live status of a submission page: polls the URL in #status[data-status-url]
-// until the submission is scored or failed, then shows the metrics or the error
-// in place (no reload). Loaded as a file: the site's CSP forbids inline scripts.
+// until the submission is scored or failed, then swaps in the server-rendered report
+// (#live-report[data-report-url]: rank on the board, metrics, charts), so the page is the
+// same as after a reload. Loaded as a file: the site's CSP forbids inline scripts.
 (function () {
   "use strict";
 
@@ -19,8 +20,6 @@
     if (className) { el.className = className; }
     return el;
   }
-
-  function fmt(value) { return value === null || value === undefined ? "\u2014" : Number(value).toFixed(4); }
 
   function renderDetail(data) {
     var detail = document.getElementById("status-detail");
@@ -68,30 +67,38 @@
     holder.appendChild(table);
   }
 
-  function renderMetrics(data) {
-    var section = document.getElementById("results");
-    var body = document.getElementById("metrics-body");
-    if (!section || !body) { return; }
-    var hasSpread = document.querySelectorAll("#metrics-table thead th").length > 3;
-    body.textContent = "";
-    data.headline.forEach(function (m) {
-      var row = document.createElement("tr");
-      row.setAttribute("data-key", m.key);
-      if (m.primary) { row.className = "primary"; }
-      var name = cell("td", m.name + (m.primary ? " (primary)" : ""));
-      name.title = m.description;
-      row.appendChild(name);
-      row.appendChild(cell("td", fmt(m.value), "num"));
-      if (hasSpread) { row.appendChild(cell("td", m.spread === null ? "" : "\u00b1 " + fmt(m.spread), "num")); }
-      row.appendChild(cell("td", m.higher_is_better ? "higher is better" : "lower is better", "dir"));
-      body.appendChild(row);
-    });
-    section.hidden = false;
-    var hint = document.getElementById("charts-hint");
-    if (hint) { hint.hidden = false; }
+  function announce(message) {
+    var region = document.getElementById("status-announce");
+    if (region) { region.textContent = message; }
   }
 
-  function render(data) {
+  // Replace the live part of the page with the server's rendering of it; while the board
+  // has not taken the new score in yet (data-standing-pending), ask again a few times.
+  function swapReport(attempt, data) {
+    var holder = document.getElementById("live-report");
+    if (!holder) { return; }
+    fetch(holder.getAttribute("data-report-url"), { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return response.text();
+      })
+      .then(function (html) {
+        holder.innerHTML = html;
+        if (window.renderCharts) { window.renderCharts(); }
+        var standing = document.getElementById("standing");
+        var label = document.getElementById("status-label");
+        announce("Status: " + (label ? label.textContent : status) + "." + (standing ? " " + standing.textContent.replace(/\s+/g, " ").trim() : ""));
+        if (standing && standing.getAttribute("data-standing-pending") && attempt < 10) {
+          window.setTimeout(function () { swapReport(attempt + 1, data); }, 1500);
+        }
+      })
+      .catch(function () {
+        if (attempt === 0) { renderInPlace(data); } // at least the status, until the report loads
+        if (attempt < 10) { window.setTimeout(function () { swapReport(attempt + 1, data); }, 3000); }
+      });
+  }
+
+  function renderInPlace(data) {
     var label = document.getElementById("status-label");
     text(label, data.status_display);
     if (label) { label.className = "pill pill-" + data.status; }
@@ -99,7 +106,16 @@
     box.setAttribute("data-status", data.status);
     renderDetail(data);
     renderError(data);
-    if (data.status === "scored") { renderMetrics(data); }
+  }
+
+  function render(data) {
+    if (FINISHED[data.status]) {
+      // The server renders the finished page part (rank, metrics, charts): the label changes with it.
+      swapReport(0, data);
+    } else {
+      renderInPlace(data);
+      announce("Status: " + data.status_display + ".");
+    }
   }
 
   function delay() {

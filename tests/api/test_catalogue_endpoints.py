@@ -74,3 +74,12 @@ def test_a_phase_shows_each_of_the_callers_teams_remaining_quota(client, alice, 
 def test_an_unknown_challenge_or_phase_is_404(client, mudi_phase):
     assert client.get("/api/v1/challenges/nope").status_code == 404
     assert client.get(f"/api/v1/challenges/{mudi_phase.challenge.slug}/phases/nope").status_code == 404
+
+
+def test_every_problem_type_uri_explains_itself(client, db):
+    from leaderboard.api.problems import TYPES
+
+    for kind, (status, title, _) in TYPES.items():
+        body = client.get(f"/api/v1/problems/{kind}").json()
+        assert body["status"] == status and body["title"] == title and body["description"]
+    assert client.get("/api/v1/problems/no-such-kind").status_code == 404

@@ -128,6 +128,18 @@ def test_my_submissions_lists_my_teams_and_filters(client, alice, bob, alice_lab
     assert client.get(f"/api/v1/submissions?team={alice_lab.slug}", **bearer(make_token(alice))).json()["count"] == 1
 
 
+def test_my_submissions_takes_a_fixed_number_of_queries(
+    client, alice, make_token, mudi_phase, django_assert_max_num_queries
+):
+    for i in range(3):
+        make_submission(mudi_phase, alice.personal_team, alice, method_name=f"M{i}")
+    token = make_token(alice, "read")
+    with django_assert_max_num_queries(5):  # token, last-used update, count, page (+ select_related)
+        body = client.get("/api/v1/submissions", **bearer(token)).json()
+    assert [s["method_name"] for s in body["results"]] == ["M2", "M1", "M0"]
+    assert body["results"][0]["primary_value"] is None and body["results"][0]["status"] == "queued"
+
+
 def test_the_team_changes_visibility_with_a_submit_token(client, alice, charlie, make_token, mudi_phase):
     submission = make_submission(mudi_phase, alice.personal_team, alice)
     url = f"/api/v1/submissions/{submission.pk}"

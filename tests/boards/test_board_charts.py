@@ -134,3 +134,54 @@ def test_the_charts_follow_the_tables_sort(client, standing, alice_lab, charlie)
     html = client.get("/tasks/mudi/?sort=-aware/macro/f1").content.decode()
     table = html.split('id="chart-data-class-f1"')[1].split("</script>")[0]
     assert table.index("Agnostic") < table.index("Aware")  # worst first, as the table
+
+
+def _figure_of(chart: dict) -> dict:
+    return json.loads(chart["figure"])
+
+
+def test_a_large_confusion_matrix_plots_the_most_frequent_classes_and_says_so(standing, alice_lab):
+    from leaderboard.submissions.charts import MAX_CLASSES_PLOTTED
+
+    labels = [f"interaction type {i} with a long name" for i in range(86)]
+    matrix = [[(i + 1) * 10 if i == j else 1 for j in range(86)] for i in range(86)]
+    per_class = [{"class": name, "precision": 0.5, "recall": 0.5, "f1": 0.5, "support": (i + 1) * 10 + 85}
+                 for i, name in enumerate(labels)]  # fmt: skip
+    report = {
+        "confusion_matrix": {"matrix": matrix, "true_labels": labels, "predicted_labels": labels},
+        "per_class": per_class,
+    }
+    sub = scored(phase_for("imdrug-hiv-random"), alice_lab, "Big", classification_metrics(0.5))
+    sub.report = report
+    charts = {c["id"]: c for c in submission_charts(sub)}
+    confusion = _figure_of(charts["confusion"])
+    assert len(confusion["data"][0]["y"]) == MAX_CLASSES_PLOTTED
+    assert confusion["layout"]["height"] < 700
+    assert "The 20 most frequent of 86 gold classes" in charts["confusion"]["note"]
+    assert len(charts["confusion"]["table"]["rows"]) == 86  # the table keeps every class
+    bars = _figure_of(charts["per-class"])
+    assert len(bars["data"][0]["x"]) == MAX_CLASSES_PLOTTED and bars["layout"]["xaxis"]["tickangle"] == -45
+    assert all(len(name) <= 18 for name in bars["data"][0]["x"])
+
+
+def test_the_per_seed_chart_names_metrics_and_gives_each_its_own_axis(standing, alice_lab):
+    seeds = [{"seed": s, "n": 10, "balanced_accuracy": 0.5 + s / 100, "mse": 0.017} for s in range(3)]
+    sub = scored(phase_for("imdrug-hiv-random"), alice_lab, "Seeds", classification_metrics(0.5))
+    sub.report = {"seeds": seeds}
+    chart = {c["id"]: c for c in submission_charts(sub)}["seed-values"]
+    figure = _figure_of(chart)
+    titles = [a["text"] for a in figure["layout"]["annotations"]]
+    assert "balanced_accuracy" not in titles and "Balanced accuracy" in " ".join(titles)
+    assert {t["yaxis"] for t in figure["data"]} == {"y", "y2"}
+
+
+def test_the_state_of_the_art_chart_has_day_ticks_for_records_seconds_apart():
+    from leaderboard.boards.charts import DAY_MS, progression_chart
+
+    steps = [
+        {"date": "2026-01-01T10:00:00+00:00", "value": 0.5, "method": "A", "team": "t"},
+        {"date": "2026-01-01T10:00:03+00:00", "value": 0.6, "method": "B", "team": "t"},
+    ]
+    axis = _figure_of(progression_chart("AUROC", steps))["layout"]["xaxis"]
+    assert axis["dtick"] == DAY_MS and axis["tickformat"] == "%Y-%m-%d"
+    assert axis["range"][0] < "2026-01-01" and axis["range"][1] > "2026-01-02"

@@ -4,7 +4,7 @@ The property test drives random sequences of scores, visibility changes,
 re-scores and re-runs through ``update_board`` (what the worker runs after each
 change) and checks after every step that the board reads exactly as
 ``recompute_phase`` rebuilds it, and that its ranks are those of the pure
-ranking glue (``leaderboard.boards.ranking.place_for_view``, on
+ranking glue (``leaderboard.boards.placement.place_for_view``, on
 ``scoring.ranking.rank``). It runs on SQLite, and on PostgreSQL when the suite
 does (``DATABASE_URL``; the ``postgres`` fixture marks that run).
 """
@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import scoring
 from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.placement import Candidate, place_for_view, representatives
 from leaderboard.boards.query import Controls, ranked_rows
-from leaderboard.boards.ranking import Candidate, place_for_view, representatives
 from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.boards.spec import view_spec, views_for
 from leaderboard.submissions.models import Result, Submission

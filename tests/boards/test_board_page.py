@@ -279,3 +279,26 @@ def test_the_page_is_served_from_the_cache_until_a_new_score(
         assert methods(client.get("/tasks/chemicalx-twosides/")) == ["First"]
     scored(phase, alice_lab, "Second", pair_metrics(0.8), minutes=1)
     assert methods(client.get("/tasks/chemicalx-twosides/")) == ["Second", "First"]
+
+
+def test_the_sorted_header_says_its_order_to_screen_readers(client, mudi_board):
+    html = client.get("/tasks/mudi/").content.decode()
+    assert re.search(r'<th class="num sticky rank-col sorted" aria-sort="ascending">', html)
+    assert html.count("aria-sort=") == 1
+    html = client.get("/tasks/mudi/?sort=agnostic/macro/f1").content.decode()
+    assert html.count("aria-sort=") == 1
+    assert '<th class="num sorted" aria-sort="descending"><a href="?sort=-agnostic%2Fmacro%2Ff1"' in html
+    html = client.get("/tasks/mudi/?sort=-date").content.decode()
+    assert re.search(r'<th class="reversed" aria-sort="ascending"><a href="[^"]*" title="newest first">Date', html)
+
+
+def test_the_column_chooser_hides_groups_and_the_links_keep_the_choice(client, mudi_board):
+    html = client.get("/tasks/mudi/?cols=metrics").content.decode()
+    assert "Synergism F1" not in html.split('id="leaderboard"')[1]
+    assert "<th>Declarations</th>" not in html
+    assert 'href="?sort=method&amp;cols=metrics"' in html
+    assert '<input type="checkbox" name="cols" value="metrics" checked>' in html
+    assert '<input type="checkbox" name="cols" value="classes">' in html
+    # The primary metric always shows, next to the method.
+    row = html.split('<td class="method">')[1]
+    assert row.index("</td>") < row.index('<td class="num primary">')

@@ -1,11 +1,11 @@
-"""Who gets a row and where it goes (leaderboard.boards.ranking): pure functions, no database."""
+"""Who gets a row and where it goes (leaderboard.boards.placement): pure functions, no database."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 import scoring
-from leaderboard.boards.ranking import (
+from leaderboard.boards.placement import (
     LATEST,
     Candidate,
     column_tiebreak,

@@ -6,7 +6,7 @@ import csv
 import io
 
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.significance import run_pending_tests
+from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.tasks import run_board_tests
 from tests.boards.conftest import (
     mudi_prediction_csv,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from leaderboard.boards.significance import BOOTSTRAP_RESAMPLES
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES
 from leaderboard.boards.tasks import run_board_tests
 from leaderboard.boards.templatetags.board_format import p_text
 from tests.boards.conftest import mudi_metrics, mudi_prediction_csv, mudi_truth_csv, phase_for, scored, with_truth

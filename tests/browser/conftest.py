@@ -18,8 +18,8 @@ METHODS = [
 
 @pytest.fixture
 def mudi_board(transactional_db, alice, alice_lab, charlie, olga):
+    from leaderboard.boards.pair_tests import run_pending_tests
     from leaderboard.boards.recompute import recompute_phase
-    from leaderboard.boards.significance import run_pending_tests
     from leaderboard.challenges.services import sync_standing_challenges
 
     sync_standing_challenges()

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import viewport_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SCREENSHOTS = REPO / "docs" / "screenshots"
 WIDTHS = [390, 1366]
 
 
@@ -17,11 +16,6 @@ def in_viewport(page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
     width = page.viewport_size["width"]
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
-
-
-def viewport_shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -35,7 +29,7 @@ def test_the_primary_metric_sits_next_to_the_method_and_both_stay_when_scrolled(
     assert "can-scroll" in page.locator("#board-scroll").get_attribute("class")
     page.locator("#leaderboard").scroll_into_view_if_needed()
     if width == 390:
-        viewport_shot(page, "board-mudi-390")
+        viewport_screenshot(page, "board-mudi-390")
 
     page.locator("#board-scroll .table-wrap").evaluate("el => { el.scrollLeft = el.scrollWidth; }")
     page.wait_for_timeout(100)
@@ -46,7 +40,7 @@ def test_the_primary_metric_sits_next_to_the_method_and_both_stay_when_scrolled(
     assert last["x"] + last["width"] <= width  # the far columns came into view
     assert last["x"] >= method["x"] + method["width"] - 1  # ...beside the sticky Method, not under it
     if width == 1366:
-        viewport_shot(page, "board-mudi-1366-scrolled")
+        viewport_screenshot(page, "board-mudi-1366-scrolled")
     assert page.console_errors == []
 
 

@@ -111,7 +111,7 @@ def test_the_page_shows_overview_rules_data_and_the_phase_timeline(client, db):
     assertContains(response, "Play fair.")
     assertContains(response, "Teams of at most 3.")
     assertContains(response, "Ends in 2")  # days, rounded down by timeuntil
-    assertContains(response, "30% public by hash (seed 2027)")
+    assertContains(response, "30% public by hash, seed 2027")
     assertContains(response, "up to 2 final submissions")
     assertContains(response, "Ladder mode")
 

@@ -213,3 +213,22 @@ def test_every_problem_is_reported_at_once(db, tmp_path):
         call_command("import_challenge", str(write_bundle(tmp_path, files)))
     assert "invalid bundle (2 problem(s))" in str(error.value)
     assert 'phases[0].task: "mudii"' in str(error.value) and "phases[1].daily_limit: -1" in str(error.value)
+
+
+def test_a_failure_while_creating_leaves_no_rows_and_no_stored_truth(tmp_path, monkeypatch, nothing_created):
+    from leaderboard.challenges import services
+
+    real = services.import_truth
+    calls = []
+
+    def second_fails(phase, *args, **kwargs):
+        calls.append(phase.slug)
+        if len(calls) == 2:
+            raise OSError("disk full")
+        return real(phase, *args, **kwargs)
+
+    monkeypatch.setattr(bundles, "import_truth", second_fails)
+    with pytest.raises(OSError, match="disk full"):
+        bundles.import_bundle(write_bundle(tmp_path).open("rb"))
+    assert calls == ["development", "test"]
+    assert nothing_created()

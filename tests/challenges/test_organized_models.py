@@ -120,3 +120,13 @@ def test_replacing_a_truth_keeps_the_old_version_and_its_file(phase, tmp_path, a
     assert [v.pk for v in phase.truth_versions.all()] == [new.pk, old.pk]
     assert old.file.read().decode() == TRUTH  # still stored
     assert (old.n_rows, new.n_rows) == (4, 4)
+
+
+def test_a_stored_score_names_the_truth_version_it_used(db, alice):
+    from tests.submissions.helpers import make_submission, mudi_truth_csv, score_now, standing_phase_with_truth
+
+    phase = standing_phase_with_truth("mudi", mudi_truth_csv())
+    submission = make_submission(phase, alice.personal_team, alice)
+    score_now(submission)
+    assert submission.truth_version == current_truth_version(phase.pk)
+    assert submission.truth_version.sha256 == phase.truth_sha256

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import scoring
-from leaderboard.challenges import truth as truth_cache
+from leaderboard.challenges import truth_cache
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, mudi_truth_csv, standing_phase_with_truth
 
 

@@ -92,3 +92,82 @@ def test_it_reaches_a_real_redis_broker(client, db, settings, redis_url):
 @pytest.mark.services
 def test_it_reaches_a_real_postgresql_database(client, db, postgres):
     assert client.get("/healthz").json()["database"] == "ok"
+
+
+def _refuse_writes(execute, sql, params, many, context):
+    # What a read-only database (a hot standby, default_transaction_read_only) answers to a write.
+    if sql.lstrip().split(None, 1)[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+        raise OperationalError("cannot execute UPDATE in a read-only transaction")
+    return execute(sql, params, many, context)
+
+
+def test_it_answers_503_naming_the_database_when_it_takes_no_writes(client, db):
+    from django.db import connection
+
+    with connection.execute_wrapper(_refuse_writes):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"] == "error" and body["broker"] == "ok" and body["storage"] == "ok"
+    assert body["errors"] == {"database": "OperationalError"}
+
+
+def test_its_database_write_is_not_taken_for_a_worker(client, db):
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/healthz").json()["worker_last_seen"] is None
+
+
+def test_it_answers_503_naming_the_storage_that_takes_no_writes(client, db, settings, tmp_path):
+    # A regular file where the folder should be: no file can be created under it, even as root.
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "private": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": str(blocker)}},
+    }
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["storage"] == "error" and body["storages"] == {"default": "ok", "private": "error"}
+    assert body["database"] == "ok" and body["broker"] == "ok"
+    assert set(body["errors"]) == {"storage"}
+
+
+def test_it_leaves_no_probe_file_in_the_storages(client, db, settings):
+    from pathlib import Path
+
+    assert client.get("/healthz").status_code == 200
+    for root in (settings.MEDIA_ROOT, settings.PRIVATE_STORAGE_ROOT):
+        assert not list(Path(root).glob("healthz/*"))
+
+
+def test_it_answers_503_naming_the_broker_when_its_disk_is_full(client, db, settings, tmp_path, monkeypatch):
+    import errno
+
+    settings.CELERY_BROKER_URL = "filesystem://"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path)}
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("leaderboard.ops.health.os.fsync", no_space)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["broker"] == "error" and body["errors"] == {"broker": "OSError"}
+    assert list(tmp_path.iterdir()) == []  # the probe file is removed even when the write fails
+
+
+def test_it_answers_503_when_redis_refuses_writes(client, db, settings, monkeypatch):
+    import redis
+
+    # What a replica, or a Redis out of memory or failing its snapshots, answers to a write
+    # while PING still works. Simulated: the Redis shared by the suite must not turn read-only.
+    def refuse(self, *args, **kwargs):
+        raise redis.exceptions.ReadOnlyError("You can't write against a read only replica.")
+
+    monkeypatch.setattr(redis.Redis, "set", refuse)
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["errors"] == {"broker": "ReadOnlyError"}

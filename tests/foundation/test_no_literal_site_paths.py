@@ -20,6 +20,11 @@ CODE_ROOTS = ["leaderboard", "scoring"]
 TEXT_ROOTS = ["templates", "static/js"]
 # Asset paths go through {% static %} and MEDIA_URL, never written out by hand.
 ASSET_PREFIXES = {"static", "media"}
+# Literals that are not links to a page, each with why it cannot be a reversed name.
+ALLOWED = {
+    ("leaderboard/settings.py", "/api/v1"): "drf-spectacular's schema path prefix, read as a regex",
+    ("leaderboard/api/problems.py", "/api/v1/problems/"): "the base of RFC 9457 problem type identifiers",
+}
 
 
 def _first_segments(patterns, prefix: str = "") -> set[str]:
@@ -73,7 +78,7 @@ def _separators(tree: ast.AST) -> set[int]:
     return ids
 
 
-def python_offenders(source: str, segments: set[str]) -> list[str]:
+def python_offenders(source: str, segments: set[str], allowed: frozenset[str] = frozenset()) -> list[str]:
     regex = _path_regex(segments)
     tree = ast.parse(source)
     docstrings = _docstring_nodes(tree)
@@ -83,6 +88,8 @@ def python_offenders(source: str, segments: set[str]) -> list[str]:
         if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in docstrings:
             continue
         text = node.value
+        if text in allowed:
+            continue
         if (text == "/" and id(node) not in separators) or regex.search(text):
             found.append(f"line {node.lineno}: {text!r}")
     return found
@@ -91,6 +98,11 @@ def python_offenders(source: str, segments: set[str]) -> list[str]:
 def text_offenders(text: str, segments: set[str]) -> list[str]:
     regex = _path_regex(segments | ASSET_PREFIXES)
     return [f"line {number}: {line.strip()}" for number, line in enumerate(text.splitlines(), 1) if regex.search(line)]
+
+
+def _allowed_in(path: Path) -> frozenset[str]:
+    where = str(path.relative_to(REPO))
+    return frozenset(text for file, text in ALLOWED if file == where)
 
 
 def _code_files() -> list[Path]:
@@ -169,7 +181,7 @@ def test_no_python_module_outside_urls_files_writes_a_site_path(site_segments):
     found = {
         str(path.relative_to(REPO)): offenders
         for path in _code_files()
-        if (offenders := python_offenders(path.read_text(), site_segments))
+        if (offenders := python_offenders(path.read_text(), site_segments, _allowed_in(path)))
     }
     assert found == {}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -108,3 +109,52 @@ def test_runall_stops_everything_and_fails_when_one_process_dies(transactional_d
                 proc.kill()
     text = log_path.read_text()
     assert "web exited with code" in text and "All stopped." in text
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/<pid>/stat after the command name, or None once the process is gone or a zombie."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw.rsplit(")", 1)[1].split()
+    return None if fields[0] in {"Z", "X"} else fields
+
+
+def _family_of(parent: int) -> set[int]:
+    """The children of ``parent`` and everything in their sessions (each child leads one)."""
+    stats = {int(p.name): _stat(int(p.name)) for p in Path("/proc").iterdir() if p.name.isdigit()}
+    stats = {pid: fields for pid, fields in stats.items() if fields}
+    children = {pid for pid, fields in stats.items() if int(fields[1]) == parent}
+    return children | {pid for pid, fields in stats.items() if int(fields[3]) in children}
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_no_child_outlives_runall_when_it_is_killed_with_sigkill(transactional_db, tmp_path):
+    port = _free_port()
+    log_path: Path = tmp_path / "runall.log"
+    proc = start_runall(port, log_path)
+    family: set[int] = set()
+    try:
+        wait_for(lambda: "The site is up" in log_path.read_text(), timeout=90, message="runall's banner")
+        wait_for(lambda: "ready." in log_path.read_text(), timeout=60, message="the worker to be ready")
+        family = _family_of(proc.pid)
+        # web, worker, beat and at least the worker's one pool process.
+        assert len(family) >= 4, family
+
+        proc.kill()  # SIGKILL: runall gets no chance to stop anything itself
+        proc.wait(timeout=10)
+
+        wait_for(lambda: not any(_stat(pid) for pid in family), timeout=20, message="every child to exit")
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    finally:
+        for pid in family:
+            if _stat(pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        if proc.poll() is None:
+            proc.kill()

@@ -24,7 +24,7 @@ LIMIT = 5
 
 
 def test_twenty_concurrent_uploads_against_a_limit_of_five_leave_exactly_five(postgres, alice, monkeypatch):
-    from leaderboard.challenges.truth import phase_truth
+    from leaderboard.challenges.truth_cache import phase_truth
     from leaderboard.submissions import services
 
     monkeypatch.setattr(services, "enqueue", lambda submission_id: True)  # no worker needed here

@@ -10,7 +10,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from scoring.aligned import PairAligned, PairSeed
 from scoring.metrics import chemicalx, compute, curves
-from scoring.tasks import get_task
+from scoring.registry import get_task
 
 TASK = get_task("chemicalx-drugcomb")
 CASE_1 = ([0, 0, 1, 1, 0, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.5, 0.2, 0.9])

@@ -10,7 +10,7 @@ from sklearn.metrics import f1_score, roc_auc_score
 
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.metrics import compute, imdrug
-from scoring.tasks import get_task
+from scoring.registry import get_task
 
 HIV = get_task("imdrug-hiv-random")
 USPTO = get_task("imdrug-uspto50k-random")

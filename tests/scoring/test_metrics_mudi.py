@@ -10,7 +10,7 @@ import pytest
 
 from scoring.aligned import MudiAligned
 from scoring.metrics import compute, mudi
-from scoring.tasks import get_task
+from scoring.registry import get_task
 
 TASK = get_task("mudi")
 LABELS = {"Synergism": 0, "Antagonism": 1, "New Effect": 2, "No Interaction": 3}

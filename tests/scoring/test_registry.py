@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from scoring.tasks import FAMILIES, TASKS, Declaration, get_task, tasks_in_family
+from scoring.registry import FAMILIES, TASKS, Declaration, get_task, tasks_in_family
 
 EXPECTED_SLUGS = [
     "mudi",

@@ -16,8 +16,8 @@ from scoring.aligned import (
     RegressionSeed,
 )
 from scoring.metrics import compute, mudi
+from scoring.registry import get_task
 from scoring.significance import Bootstrap, bootstrap_indistinguishable, paired_bootstrap
-from scoring.tasks import get_task
 
 MUDI = get_task("mudi")
 HIV = get_task("imdrug-hiv-random")

@@ -42,7 +42,7 @@ def bucket(settings):
     import boto3
     from botocore.exceptions import ClientError
 
-    from leaderboard.challenges.truth import clear_cache
+    from leaderboard.challenges.truth_cache import clear_cache
     from leaderboard.settings import file_storages
 
     client = boto3.client("s3", endpoint_url=endpoint, region_name=settings.AWS_S3_REGION_NAME or "us-east-1")

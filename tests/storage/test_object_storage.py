@@ -17,7 +17,7 @@ from django.core.management import call_command
 
 import scoring
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.truth import clear_cache, is_cached, phase_truth
+from leaderboard.challenges.truth_cache import clear_cache, is_cached, phase_truth
 from leaderboard.storage import private_storage
 from leaderboard.submissions.models import Submission
 from tests.conftest import wait_for
@@ -29,6 +29,7 @@ from tests.submissions.helpers import (
     post_data,
     standing_phase_with_truth,
 )
+from tests.submissions.helpers import upload as as_uploaded
 
 HIV_TRUTH = b"seed,id,label\n0,m1,0\n0,m2,1\n1,m1,1\n1,m3,0\n2,m1,0\n2,m4,1\n"
 
@@ -89,12 +90,14 @@ def test_import_truth_stores_the_labels_in_the_bucket_and_scoring_streams_them(b
     truth = phase_truth(phase)
     assert is_cached(phase) and truth.n_rows == 6
 
-    # A new truth replaces the old object; the same one again changes nothing.
+    # A new truth is a second object (the first stays as an earlier version); the same one again adds none.
     path.write_bytes(HIV_TRUTH.replace(b"2,m4,1", b"2,m4,0"))
     call_command("import_truth", "imdrug-hiv-random", str(path))
     call_command("import_truth", "imdrug-hiv-random", str(path))
     phase.refresh_from_db()
-    assert bucket.keys() == [f"{bucket.prefix}/private/{phase.truth_file.name}"] != [first_key]
+    second_key = f"{bucket.prefix}/private/{phase.truth_file.name}"
+    assert second_key != first_key and bucket.keys() == sorted([first_key, second_key])
+    assert phase_truth(phase).n_rows == 6 and bucket.read(second_key) == path.read_bytes()
 
 
 @pytest.mark.django_db
@@ -147,6 +150,10 @@ def test_the_bucket_stream_reads_in_pieces(bucket):
     name = private_storage().save("probe/stream.bin", io.BytesIO(b"abcdef" * 1000))
     with private_storage().open(name) as handle:
         assert handle.size == 6000 and handle.read(4) == b"abcd" and len(handle.read()) == 5996
+        # Rewinding fetches the object again (an upload from a kept file rewinds); nothing else moves.
+        assert handle.seek(0) == 0 and handle.read(6) == b"abcdef" and handle.tell() == 6
+        with pytest.raises(io.UnsupportedOperation):
+            handle.seek(3)
     private_storage().delete(name)
     assert not private_storage().exists(name)
 
@@ -180,3 +187,14 @@ def test_healthz_reports_a_bucket_it_cannot_reach(bucket, client, settings):
     assert response.status_code == 503
     body = response.json()
     assert body["storage"] == "error" and body["errors"]["storage"] == "EndpointConnectionError"
+
+
+@pytest.mark.django_db
+def test_kept_files_in_the_bucket_expire(bucket, alice, monkeypatch):
+    from leaderboard.submissions import staging
+
+    staged = staging.stage(alice, as_uploaded(mudi_prediction_csv()))
+    assert private_storage().exists(staged.storage_name)
+    monkeypatch.setattr(staging, "MAX_AGE", -60)  # everything is older than that
+    staging.sweep(alice)
+    assert not private_storage().exists(staged.storage_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.submissions.helpers import mudi_truth_csv, standing_phase_with_truth
+from tests.submissions.helpers import make_submission, mudi_truth_csv, score_now, standing_phase_with_truth
 
 
 @pytest.fixture
@@ -25,3 +25,17 @@ def sent(monkeypatch):
 
     monkeypatch.setattr(services, "enqueue", fake_enqueue)
     return ids
+
+
+@pytest.fixture
+def public_scored(mudi_phase, alice, sent):
+    submission = make_submission(
+        mudi_phase, alice.personal_team, alice, description="Uses <script>x()</script> **bold**"
+    )
+    score_now(submission)
+    return submission
+
+
+@pytest.fixture
+def private_lab(mudi_phase, alice, alice_lab, sent):
+    return make_submission(mudi_phase, alice_lab, alice, is_public=False, method_name="Secret")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import scoring
-from leaderboard.challenges.demo import demo_truth
+from leaderboard.challenges.demo_truths import demo_truth
 from tests.submissions.helpers import standing_phase_with_truth
 
 

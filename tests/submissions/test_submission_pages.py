@@ -8,30 +8,7 @@ import scoring
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
-from tests.submissions.helpers import make_submission, mudi_prediction_csv, mudi_truth_csv
-
-
-def score_now(submission):
-    """Store the real score of the submission's file (what the worker does)."""
-    with submission.file.open("rb") as handle:
-        score = scoring.score_files("mudi", mudi_truth_csv(), handle)
-    services.store_score(submission, score)
-    submission.refresh_from_db()
-    return score
-
-
-@pytest.fixture
-def public_scored(mudi_phase, alice, sent):
-    submission = make_submission(
-        mudi_phase, alice.personal_team, alice, description="Uses <script>x()</script> **bold**"
-    )
-    score_now(submission)
-    return submission
-
-
-@pytest.fixture
-def private_lab(mudi_phase, alice, alice_lab, sent):
-    return make_submission(mudi_phase, alice_lab, alice, is_public=False, method_name="Secret")
+from tests.submissions.helpers import make_submission, mudi_prediction_csv
 
 
 def test_a_public_scored_submission_shows_its_metrics_to_anyone(client, public_scored):

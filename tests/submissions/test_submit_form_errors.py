@@ -110,3 +110,20 @@ def test_the_chemicalx_page_describes_the_loaded_truth_and_says_it_is_a_demo_sub
     html = alice_client.get("/tasks/chemicalx-drugbankddi/submit/").content.decode()
     assert "This phase's test set has <strong>40 rows</strong>: 4 in each of the 10 splits." in html
     assert "It is a synthetic demo subsample" in html
+
+
+def test_kept_files_past_their_hour_are_swept(alice_client, alice, mudi_phase, monkeypatch):
+    import time
+
+    from leaderboard.storage import private_storage
+    from leaderboard.submissions import staging
+    from leaderboard.submissions.services import sweep_submissions
+
+    data = post_data(alice.personal_team, declare_modalities=[])
+    data["file"] = as_post_file(mudi_prediction_csv(), "old.csv")
+    token = kept_token(alice_client.post("/tasks/mudi/submit/", data))
+    stored = staging.load(alice, token).storage_name
+    assert sweep_submissions()["staged_removed"] == 0  # still fresh
+    monkeypatch.setattr(time, "time", lambda: 1e12)  # far in the future
+    assert sweep_submissions()["staged_removed"] >= 1  # (other tests may have left kept files too)
+    assert not private_storage().exists(stored)

@@ -6,7 +6,7 @@ import math
 
 from django import template
 
-from leaderboard.boards.significance import BOOTSTRAP_RESAMPLES
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES
 
 register = template.Library()
 

@@ -10,6 +10,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.safestring import mark_safe
 
+from leaderboard.formatting import metric_text
 from leaderboard.submissions.models import Submission
 
 register = template.Library()
@@ -53,11 +54,9 @@ def markdown(text: str) -> str:
 
 
 @register.filter
-def metric_value(value) -> str:
+def metric_value(value: float | None) -> str:
     """Four decimals, or an em dash for a missing value."""
-    if value is None:
-        return "—"
-    return f"{value:.4f}"
+    return metric_text(value)
 
 
 @register.simple_tag

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
+from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase
-from leaderboard.boards.significance import run_pending_tests
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Submission
 

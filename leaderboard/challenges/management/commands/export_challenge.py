@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from leaderboard.challenges.bundles import export_bundle
 from leaderboard.challenges.models import Challenge
@@ -13,11 +14,11 @@ from leaderboard.challenges.models import Challenge
 class Command(BaseCommand):
     help = "Write challenge SLUG (definition and current truth files) as a bundle .zip."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("--out", help="output path (default: SLUG.zip in the current directory)")
 
-    def handle(self, *args, slug: str, out: str | None, **options):
+    def handle(self, *args: Any, slug: str, out: str | None, **options: Any) -> None:
         challenge = Challenge.objects.organized().filter(slug=slug).first()
         if challenge is None:
             raise CommandError(f"no organized challenge {slug!r}")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from leaderboard.challenges.bundles import BundleError, import_bundle
 
@@ -14,12 +16,12 @@ class Command(BaseCommand):
         "(challenge.yaml plus truth files; see docs/challenges.md). Nothing is created on any error."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("bundle", help="path of the bundle .zip")
         parser.add_argument("--slug", help="use this slug instead of the bundle's (to copy a challenge)")
         parser.add_argument("--organizer", help="username to add as an organizer (recorded as the truth uploader)")
 
-    def handle(self, *args, bundle: str, slug: str | None, organizer: str | None, **options):
+    def handle(self, *args: Any, bundle: str, slug: str | None, organizer: str | None, **options: Any) -> None:
         user = None
         if organizer:
             user = get_user_model().objects.filter(username=organizer).first()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import scoring
 from leaderboard.challenges.models import Phase
@@ -19,7 +20,7 @@ class Command(BaseCommand):
         "from a labeled_triples.csv (path or URL) with the 10 documented splits."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("task", help="task slug (python -m scoring tasks lists them)")
         parser.add_argument("source", help="truth file path or http(s) URL")
         parser.add_argument("--synthetic", action="store_true", help="label this truth as synthetic demo data")
@@ -28,7 +29,16 @@ class Command(BaseCommand):
         )
         parser.add_argument("--threshold", type=float, help="with --from-triples: label > X is positive")
 
-    def handle(self, *args, task: str, source: str, synthetic: bool, from_triples: bool, threshold, **options):
+    def handle(
+        self,
+        *args: Any,
+        task: str,
+        source: str,
+        synthetic: bool,
+        from_triples: bool,
+        threshold: float | None,
+        **options: Any,
+    ) -> None:
         if task not in scoring.TASKS:
             raise CommandError(f"unknown task {task!r}; valid tasks: {', '.join(scoring.TASKS)}")
         sync_standing_challenges()
@@ -37,7 +47,7 @@ class Command(BaseCommand):
             with tempfile.TemporaryDirectory() as tmp:
                 label = source
                 if from_triples:
-                    if phase.task.kind != "pair":
+                    if not phase.task.kind_def.truth_from_triples:
                         raise CommandError("--from-triples is for ChemicalX tasks only")
                     built = Path(tmp) / f"{task}-truth.csv"
                     scoring.make_chemicalx_truth(source, seeds=phase.task.seeds, threshold=threshold, out=built)

@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import tempfile
 import time
+import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 import scoring
-from leaderboard.challenges.demo import demo_truth
+from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
 from leaderboard.submissions.baselines import ensure_baselines
 from leaderboard.submissions.services import score_submission
 
+if TYPE_CHECKING:
+    from leaderboard.submissions.models import Submission
 
-def run_scoring_task(submission_id) -> str:
+
+def run_scoring_task(submission_id: uuid.UUID) -> str:
     """Run the worker's task function in this process (same code path, no broker round trip)."""
     return score_submission.apply(args=[str(submission_id)]).get(propagate=False)
 
@@ -33,12 +38,14 @@ class Command(BaseCommand):
         "for tasks without real data, and baseline submissions scored through the real task."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--demo", action="store_true", help="also load demo truths and baseline submissions")
         parser.add_argument("--no-baselines", action="store_true", help="with --demo: truths only")
         parser.add_argument("--task", action="append", help="with --demo: only this task (repeatable)")
 
-    def handle(self, *args, demo: bool = False, no_baselines: bool = False, task=None, **options) -> None:
+    def handle(
+        self, *args: Any, demo: bool = False, no_baselines: bool = False, task: str | None = None, **options: Any
+    ) -> None:
         report = sync_standing_challenges()
         self.stdout.write(
             f"Standing challenges: {report.challenges_created} challenge(s) and {report.phases_created} phase(s) "
@@ -68,7 +75,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
 
 
-def _state(submission) -> str:
+def _state(submission: Submission) -> str:
     submission.refresh_from_db()
     if submission.status == "scored":
         return f"{submission.primary_value:.4f}" if submission.primary_value is not None else "scored"

@@ -3,11 +3,16 @@
 This is what ``make run`` ends with. Each child's output is printed with a name
 prefix; the URL and the demo login are printed once the web server answers.
 Ctrl-C or SIGTERM stops all three; if any one of them exits, the others are
-stopped too, so a broken worker never hides behind a working web server.
+stopped too, so a broken worker never hides behind a working web server. If
+runall itself dies without a chance to stop them (SIGKILL, a crash, a harness
+stopping its process group), the kernel sends each child SIGTERM
+(``PR_SET_PDEATHSIG``), so no orphan keeps the port.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import signal
 import socket
@@ -25,6 +30,40 @@ from leaderboard.ops.demo import DEMO_USERNAME, demo_login_exists, demo_password
 
 # How long each child gets to shut down cleanly after SIGTERM before it is killed.
 STOP_TIMEOUT_SECONDS = 15
+
+
+# From <linux/prctl.h>: deliver a signal to this process when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
+def _load_libc() -> ctypes.CDLL | None:
+    """libc for ``prctl``, loaded in the parent so a forked child only calls into it."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    except OSError:
+        return None
+
+
+def die_with_parent(libc: ctypes.CDLL | None = None):
+    """A ``preexec_fn`` making the child receive SIGTERM when runall dies, however it dies.
+
+    SIGTERM rather than SIGKILL so the Celery worker still stops its own pool
+    processes (its grandchildren) on the way out. If runall died between the fork
+    and the ``prctl`` call, the child would never get the signal, so it checks
+    its parent and stops itself.
+    """
+    libc = libc or _load_libc()
+    parent = os.getpid()
+
+    def preexec() -> None:
+        if libc is not None:
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return preexec
 
 
 def site_url_for(addr: str, port: int) -> str:
@@ -116,17 +155,21 @@ class Command(BaseCommand):
     def _start_children(self, commands: dict[str, list[str]], env: dict[str, str]) -> dict[str, subprocess.Popen]:
         Path(settings.CELERY_BEAT_SCHEDULE_FILENAME).parent.mkdir(parents=True, exist_ok=True)
         children = {}
+        preexec = die_with_parent()
+        # All children are forked before any relay thread starts: a preexec_fn is only
+        # safe to run in a process that had a single thread when it forked.
         for name, command in commands.items():
             # A session of its own: Ctrl-C reaches only runall, which then stops each child in order.
-            proc = subprocess.Popen(
+            children[name] = subprocess.Popen(
                 command,
                 cwd=settings.BASE_DIR,
                 env=env,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=preexec,
             )
-            children[name] = proc
+        for name, proc in children.items():
             threading.Thread(target=self._relay, args=(name, proc), daemon=True).start()
         return children
 

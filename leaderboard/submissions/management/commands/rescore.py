@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import scoring
 from leaderboard.submissions import services
@@ -15,12 +17,12 @@ class Command(BaseCommand):
         "with the current scorer version). --now scores them in this process instead of the workers."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--task", required=True, help="task slug")
         parser.add_argument("--outdated", action="store_true", help="only those scored by another scorer version")
         parser.add_argument("--now", action="store_true", help="score in this process (no worker needed)")
 
-    def handle(self, *args, task: str, outdated: bool, now: bool, **options) -> None:
+    def handle(self, *args: Any, task: str, outdated: bool, now: bool, **options: Any) -> None:
         if task not in scoring.TASKS:
             raise CommandError(f"unknown task {task!r}")
         finished = Submission.objects.for_task(task).filter(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
 
 from leaderboard.submissions import services
 
@@ -13,9 +15,9 @@ class Command(BaseCommand):
         "'worker lost' (not charged), those running past the hard time limit plus a margin."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--requeue-after", type=float, help="seconds a queued row waits before re-sending")
 
-    def handle(self, *args, requeue_after=None, **options) -> None:
+    def handle(self, *args: Any, requeue_after: float | None = None, **options: Any) -> None:
         report = services.sweep(requeue_after=requeue_after)
         self.stdout.write(f"Re-enqueued {len(report.requeued)}; failed {len(report.failed)} as worker lost.")

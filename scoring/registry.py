@@ -1,161 +1,22 @@
 """The benchmark registry: every family and task the leaderboard hosts.
 
-Plain frozen dataclasses, no I/O. The readers use a task's columns, classes and
-seeds to parse files; the metrics dispatch on ``Task.kind``; the site shows the
-names, citations, caveats and declarations. The scoring rules themselves are in
+Instances of ``scoring.definitions``' frozen dataclasses, no I/O. The readers
+use a task's columns, classes and seeds to parse files; ``Task.kind`` names its ``scoring.kinds`` entry, which
+says how it is read, scored and shown; the site shows the names, citations,
+caveats and declarations. The scoring rules themselves are in
 ``scoring.metrics`` and are written up in docs/metrics.md.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from scoring import keys
+from scoring.definitions import Declaration, Family, Task
+from scoring.keys import MetricDef
+from scoring.kinds import classification, mudi, pair, regression
 
-KINDS = ("mudi", "classification", "regression", "pair")
-SPREADS = ("std", "stderr", None)
-
-
-@dataclass(frozen=True)
-class Family:
-    """A benchmark family: one paper, one data source, several tasks."""
-
-    slug: str
-    name: str
-    description: str
-    citation: str
-    paper_url: str
-    caveats: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class MetricDef:
-    """How one metric key is named and which direction is better."""
-
-    key: str
-    name: str
-    higher_is_better: bool
-    description: str
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A statement a submitter makes about their method.
-
-    ``choices`` None means a yes/no question; a tuple means "pick any subset of
-    these" (a multi-choice question).
-    """
-
-    key: str
-    label: str
-    help: str
-    choices: tuple[str, ...] | None = None
-
-
-@dataclass(frozen=True)
-class Task:
-    """One leaderboard: a dataset, a split and how submissions are scored.
-
-    ``family`` is the family slug (a key of ``FAMILIES``). ``classes`` are the
-    scored class names; a label in a file is either the exact class name
-    (case-insensitive) or its 0-based integer index in ``classes``.
-    ``secondary`` lists the tie-break metric keys, in order.
-    """
-
-    slug: str
-    family: str
-    dataset: str
-    dataset_name: str
-    split: str
-    kind: str
-    classes: tuple[str, ...]
-    truth_columns: tuple[str, ...]
-    prediction_columns: tuple[str, ...]
-    optional_prediction_columns: tuple[str, ...]
-    metrics: tuple[MetricDef, ...]
-    primary: str
-    secondary: tuple[str, ...]
-    seeds: tuple[int, ...]
-    spread: str | None
-    citation: str
-    paper_url: str
-    caveats: tuple[str, ...] = ()
-    declarations: tuple[Declaration, ...] = ()
-    description: str = ""
-    # Lookup table built from ``metrics``; not part of equality or repr.
-    _by_key: dict[str, MetricDef] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"task {self.slug}: unknown kind {self.kind!r}")
-        if self.spread not in SPREADS:
-            raise ValueError(f"task {self.slug}: unknown spread {self.spread!r}")
-        self._by_key.update({m.key: m for m in self.metrics})
-        for key in (self.primary, *self.secondary):
-            if key not in self._by_key:
-                raise ValueError(f"task {self.slug}: ranking metric {key!r} is not in metrics")
-
-    def metric(self, key: str) -> MetricDef:
-        """Describe any result key of this task.
-
-        Besides the headline metrics listed in ``metrics`` this resolves the
-        derived keys the scorer emits: ``{m}/std``, ``{m}/stderr``,
-        ``seed/{k}/{m}``, ``class/{name}/recall|f1`` and MUDI's per-class and
-        count keys. Raises ``KeyError`` for anything else.
-        """
-        if key in self._by_key:
-            return self._by_key[key]
-        derived = _derived_metric(self, key)
-        if derived is None:
-            raise KeyError(f"task {self.slug!r} has no metric {key!r}")
-        return derived
-
-    def higher_is_better(self, key: str) -> bool:
-        """Whether a larger value of ``key`` is better (``KeyError`` if unknown)."""
-        return self.metric(key).higher_is_better
-
-
-_MUDI_SETTINGS = {"aware": "direction-aware", "agnostic": "direction-agnostic"}
-_MUDI_SCOPES = {
-    "synergism": "Synergism",
-    "antagonism": "Antagonism",
-    "new_effect": "New Effect",
-    "micro": "micro",
-    "macro": "macro",
-}
-_MUDI_STATS = {"precision": "precision", "recall": "recall", "f1": "F1", "f1_mean": "mean of class F1s"}
-# Counts: more true positives is better, more errors is worse; support is a
-# property of the truth, reported as "higher" only so the API stays boolean.
-_MUDI_COUNTS = {"tp": True, "fp": False, "fn": False, "support": True}
-
-
-def _derived_metric(task: Task, key: str) -> MetricDef | None:
-    """Resolve a derived result key, or None when it is not one of ours."""
-    spread = keys.parse_spread(key)
-    if spread and spread[0] in task._by_key:
-        base = task._by_key[spread[0]]
-        what = "population standard deviation" if spread[1] == "std" else "standard error"
-        return MetricDef(key, f"{base.name} ({spread[1]})", False, f"{what} of {base.name} over seeds")
-    metric, seed = keys.split_seed(key)
-    if seed is not None and seed in task.seeds:
-        inner = task.metric(metric)
-        return MetricDef(key, f"{inner.name}, seed {seed}", inner.higher_is_better, inner.description)
-    per_class = keys.parse_class(key)
-    if per_class and task.kind == "classification" and per_class[0] in task.classes:
-        stat = "recall" if per_class[1] == "recall" else "F1 (scikit-learn)"
-        return MetricDef(key, f"{per_class[0]} {stat}", True, f"per-class {stat}, mean over seeds")
-    if task.kind == "mudi":
-        parts = key.split("/")
-        if len(parts) == 3 and parts[0] in _MUDI_SETTINGS and parts[1] in _MUDI_SCOPES:
-            setting, scope, stat = parts
-            label = f"{_MUDI_SCOPES[scope]} {{}} ({_MUDI_SETTINGS[setting]})"
-            is_class = scope not in ("micro", "macro")
-            if stat in ("precision", "recall", "f1") or (stat == "f1_mean" and scope == "macro"):
-                return MetricDef(key, label.format(_MUDI_STATS[stat]), True, f"{scope} {stat}, {setting}")
-            if is_class and stat in _MUDI_COUNTS:
-                return MetricDef(key, label.format(stat.upper()), _MUDI_COUNTS[stat], f"{stat} count")
-    return None
-
+__all__ = [
+    "FAMILIES", "TASKS", "Declaration", "Family", "MetricDef", "Task", "get_task", "split_sibling", "tasks_in_family",
+]  # fmt: skip
 
 # ---------------------------------------------------------------------------
 # Families
@@ -211,66 +72,6 @@ FAMILIES: dict[str, Family] = {
 
 
 # ---------------------------------------------------------------------------
-# Metric definitions, shared between tasks of the same kind
-# ---------------------------------------------------------------------------
-
-
-def _mudi_metrics() -> tuple[MetricDef, ...]:
-    defs = []
-    for setting, setting_name in _MUDI_SETTINGS.items():
-        for scope in ("macro", "micro"):
-            for stat in ("f1", "precision", "recall"):
-                defs.append(
-                    MetricDef(
-                        keys.mudi_key(setting, scope, stat),
-                        f"{scope.capitalize()} {_MUDI_STATS[stat]} ({setting_name})",
-                        True,
-                        f"{scope} {stat} over Synergism, Antagonism and New Effect, pairs {setting_name}",
-                    )
-                )
-        defs.append(
-            MetricDef(
-                keys.mudi_key(setting, "macro", "f1_mean"),
-                f"Mean of class F1s ({setting_name})",
-                True,
-                "arithmetic mean of the three per-class F1 scores (not the paper's macro F1)",
-            )
-        )
-    return tuple(defs)
-
-
-_CLASSIFICATION_METRICS = (
-    MetricDef(
-        "balanced_accuracy", "Balanced accuracy", True, "mean over gold classes of per-class recall, mean over seeds"
-    ),
-    MetricDef(
-        "balanced_f1",
-        "Balanced F1",
-        True,
-        "ImDrug's F1 on the row-normalised confusion matrix, mean over gold-or-predicted classes",
-    ),
-    MetricDef("auroc", "AUROC", True, "one-vs-rest AUROC, unweighted mean over classes; needs probabilities"),
-    MetricDef("macro_f1", "Macro F1 (scikit-learn)", True, "scikit-learn macro F1 over gold-or-predicted labels"),
-)
-
-_REGRESSION_METRICS = (
-    MetricDef("mse", "MSE", False, "mean squared error, mean over seeds"),
-    MetricDef("mae", "MAE", False, "mean absolute error, mean over seeds"),
-)
-
-_PAIR_METRICS = (
-    MetricDef("auroc", "AUROC", True, "area under the ROC curve, mean over the 10 splits"),
-    MetricDef(
-        "aupr",
-        "AUPR",
-        True,
-        "trapezoidal area under the precision-recall curve (not average precision), mean over splits",
-    ),
-    MetricDef("f1", "F1", True, "F1 of the positive class, positive iff propensity > 0.5, mean over splits"),
-)
-
-
-# ---------------------------------------------------------------------------
 # Tasks
 # ---------------------------------------------------------------------------
 
@@ -317,10 +118,8 @@ _SPLITS = {
 
 # Column names follow the readers in scoring/validation/ (which also accept a
 # few aliases, e.g. "label" for "prediction" and prob_<class name>).
-_IMDRUG_CLASSIFICATION_COLUMNS = {
-    "truth_columns": ("seed", "id", "label"),
-    "prediction_columns": ("seed", "id", "prediction"),
-}
+_IMDRUG_TRUTH_COLUMNS = ("seed", "id", "label")
+_IMDRUG_PREDICTION_COLUMNS = ("seed", "id", "prediction")
 
 
 def _prob_columns(classes: tuple[str, ...]) -> tuple[str, ...]:
@@ -333,24 +132,47 @@ def _prob_columns(classes: tuple[str, ...]) -> tuple[str, ...]:
     return columns + ("score",) if len(classes) == 2 else columns
 
 
-def _imdrug_classification(dataset: str, split: str) -> Task:
-    name, classes, about = _IMDRUG_DATASETS[dataset]
+def _imdrug_classification_task(
+    slug: str,
+    dataset: str,
+    dataset_name: str,
+    split: str,
+    classes: tuple[str, ...],
+    caveats: tuple[str, ...],
+    description: str,
+) -> Task:
+    """An ImDrug classification task: the family's columns, metrics, ranking, seeds and citation."""
     return Task(
-        slug=f"imdrug-{dataset}-{split}",
+        slug=slug,
         family="imdrug",
         dataset=dataset,
-        dataset_name=name,
+        dataset_name=dataset_name,
         split=split,
         kind="classification",
         classes=classes,
         optional_prediction_columns=_prob_columns(classes),
-        metrics=_CLASSIFICATION_METRICS,
+        metrics=classification.METRICS,
         primary="balanced_accuracy",
         secondary=("balanced_f1", "auroc"),
         seeds=(0, 1, 2),
         spread="std",
         citation=_IMDRUG_CITATION,
         paper_url="https://arxiv.org/abs/2209.07921",
+        caveats=caveats,
+        description=description,
+        truth_columns=_IMDRUG_TRUTH_COLUMNS,
+        prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
+    )
+
+
+def _imdrug_classification(dataset: str, split: str) -> Task:
+    name, classes, about = _IMDRUG_DATASETS[dataset]
+    return _imdrug_classification_task(
+        slug=f"imdrug-{dataset}-{split}",
+        dataset=dataset,
+        dataset_name=name,
+        split=split,
+        classes=classes,
         caveats=(_SPLITS[split], "Mean and population standard deviation over seeds 0, 1 and 2."),
         description=(
             f"{about} {_SPLITS[split]} {LABEL_RULE} Optional columns prob_0..prob_{len(classes) - 1} give a "
@@ -358,26 +180,15 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
             + (", or a single score column giving the probability of class 1" if len(classes) == 2 else "")
             + "; without them AUROC is not computed."
         ),
-        **_IMDRUG_CLASSIFICATION_COLUMNS,
     )
 
 
-_IMDRUG_OPENLT = Task(
+_IMDRUG_OPENLT = _imdrug_classification_task(
     slug="imdrug-drugbank-openlt",
-    family="imdrug",
     dataset="drugbank",
     dataset_name="DrugBank DDI (open long-tailed)",
     split="openlt",
-    kind="classification",
     classes=OPENLT_CLASSES,
-    optional_prediction_columns=_prob_columns(OPENLT_CLASSES),
-    metrics=_CLASSIFICATION_METRICS,
-    primary="balanced_accuracy",
-    secondary=("balanced_f1", "auroc"),
-    seeds=(0, 1, 2),
-    spread="std",
-    citation=_IMDRUG_CITATION,
-    paper_url="https://arxiv.org/abs/2209.07921",
     caveats=(
         "Open long-tailed setting: the 68 most frequent DDI types are known classes; every other type is the "
         "single class 'open'.",
@@ -388,7 +199,6 @@ _IMDRUG_OPENLT = Task(
         "Drug-drug interaction type prediction with 68 known classes plus one open class. "
         f"{LABEL_RULE} Optional columns prob_0..prob_68 give a score per class (by index)."
     ),
-    **_IMDRUG_CLASSIFICATION_COLUMNS,
 )
 
 _IMDRUG_SBAP_REGRESSION = Task(
@@ -402,7 +212,7 @@ _IMDRUG_SBAP_REGRESSION = Task(
     truth_columns=("seed", "id", "label"),
     prediction_columns=("seed", "id", "prediction"),
     optional_prediction_columns=(),
-    metrics=_REGRESSION_METRICS,
+    metrics=regression.METRICS,
     primary="mse",
     secondary=("mae",),
     seeds=(0, 1, 2),
@@ -424,7 +234,7 @@ _MUDI = Task(
     truth_columns=("Drug1", "Interaction", "Drug2"),
     prediction_columns=("Drug1", "Interaction", "Drug2"),
     optional_prediction_columns=(),
-    metrics=_mudi_metrics(),
+    metrics=mudi.METRICS,
     primary=keys.mudi_key("aware", "macro", "f1"),
     secondary=(keys.mudi_key("aware", "micro", "f1"), keys.mudi_key("agnostic", "macro", "f1")),
     seeds=(0,),
@@ -478,7 +288,7 @@ _CHEMICALX_CAVEATS = {
 
 def _chemicalx(dataset: str) -> Task:
     name, size = _CHEMICALX_DATASETS[dataset]
-    declarations = ()
+    declarations: tuple[Declaration, ...] = ()
     if dataset == "drugbankddi":
         declarations = (
             Declaration(
@@ -498,7 +308,7 @@ def _chemicalx(dataset: str) -> Task:
         truth_columns=("seed", "drug_1", "drug_2", "context", "label"),
         prediction_columns=("seed", "drug_1", "drug_2", "context", "prediction"),
         optional_prediction_columns=(),
-        metrics=_PAIR_METRICS,
+        metrics=pair.METRICS,
         primary="auroc",
         secondary=("aupr", "f1"),
         seeds=tuple(range(10)),
@@ -547,3 +357,16 @@ def tasks_in_family(family_slug: str) -> list[Task]:
     if family_slug not in FAMILIES:
         raise KeyError(f"unknown family {family_slug!r}; valid families: {', '.join(FAMILIES)}")
     return [task for task in TASKS.values() if task.family == family_slug]
+
+
+# Splits whose boards are compared side by side (ImDrug's random and standard splits).
+_SIBLING_SPLITS = {"random": "standard", "standard": "random"}
+
+
+def split_sibling(task: Task) -> Task | None:
+    """The task with the same family, dataset and kind under the other split, or None."""
+    other = _SIBLING_SPLITS.get(task.split)
+    if other is None:
+        return None
+    same = (task.family, task.dataset, task.kind, other)
+    return next((t for t in TASKS.values() if (t.family, t.dataset, t.kind, t.split) == same), None)

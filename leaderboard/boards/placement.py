@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from leaderboard.boards.spec import ViewSpec
-from scoring.ranking import Entry, rank
+from scoring.ranking import Entry, IntervalMode, Ranked, rank
 
 BEST = "best"
 LATEST = "latest"
@@ -91,7 +91,7 @@ def representatives(spec: ViewSpec, candidates: Iterable[Candidate], mode: str =
         by_id = {c.id: c for c in members}
         entries = [_entry(c, spec.metric, spec.tiebreak, None, 1) for c in members]
         best = rank(entries, metric=spec.metric, higher_is_better=spec.higher_is_better, tiebreak=spec.tiebreak)
-        chosen.append(by_id[best[0].entry.id])
+        chosen.append(by_id[str(best[0].entry.id)])
     return chosen
 
 
@@ -101,7 +101,7 @@ def place(
     metric: str,
     higher_is_better: bool,
     tiebreak: Sequence[tuple[str, bool]] = (),
-    interval_mode: str | None = None,
+    interval_mode: IntervalMode = None,
     spread_key: str | None = None,
     n_seeds: int = 1,
     verdicts: dict[str, bool | None] | None = None,
@@ -116,11 +116,14 @@ def place(
     "indistinguishable from the public leader".
     """
     verdicts = verdicts or {}
-    order = {"metric": metric, "higher_is_better": higher_is_better, "tiebreak": tiebreak}
+
+    def order(entries: Sequence[Entry], mode: IntervalMode = None) -> list[Ranked]:
+        return rank(entries, metric=metric, higher_is_better=higher_is_better, tiebreak=tiebreak, interval_mode=mode)
+
     entries = {c.id: _entry(c, metric, tiebreak, spread_key, n_seeds, verdicts.get(c.id)) for c in rows}
     public = [entries[c.id] for c in rows if c.is_public]
     places: dict[str, Place] = {}
-    public_ranked = rank(public, **order, interval_mode=interval_mode)
+    public_ranked = order(public, interval_mode)
     for ranked in public_ranked:
         places[str(ranked.entry.id)] = Place(ranked.rank, ranked.position, ranked.tied_with_leader)
     private = {c.id: c for c in rows if not c.is_public}
@@ -129,20 +132,20 @@ def place(
     leader_entry = public_ranked[0].entry if public_ranked and public_ranked[0].rank is not None else None
     # One ranking of everything gives every private row's neighbours; ranks are then
     # recounted over what its team sees (public rows and its own private rows).
-    combined = rank(list(entries.values()), **order)
+    combined = order(list(entries.values()))
     public_ids = {e.id for e in public}
     public_ranks = sorted({r.rank for r in combined if r.entry.id in public_ids and r.rank is not None})
     public_rank_set = set(public_ranks)
     team_ranks: dict[int, set[int]] = defaultdict(set)
     for r in combined:
         if r.entry.id in private and r.rank is not None:
-            team_ranks[private[r.entry.id].team_id].add(r.rank)
+            team_ranks[private[str(r.entry.id)].team_id].add(r.rank)
     public_above = 0
     for r in combined:
         if r.entry.id in public_ids:
             public_above += 1
             continue
-        candidate = private[r.entry.id]
+        candidate = private[str(r.entry.id)]
         if r.rank is None:
             places[candidate.id] = Place(None, public_above + 1, False)
             continue
@@ -153,7 +156,7 @@ def place(
         elif leader_entry is None:
             tied = True  # no public leader: this row would lead
         else:
-            pair = rank([leader_entry, r.entry], **order, interval_mode=interval_mode)
+            pair = order([leader_entry, r.entry], interval_mode)
             tied = next(p.tied_with_leader for p in pair if p.entry is r.entry)
         places[candidate.id] = Place(better + 1, public_above + 1, tied)
     return places
@@ -316,7 +319,7 @@ def mark(spec: ViewSpec, row: Standing, leader: Standing | None, p_value: float 
     ranking function decides from the two entries (interval overlap over seeds,
     or the bootstrap verdict ``p_value >= ALPHA``).
     """
-    from leaderboard.boards.significance import ALPHA
+    from scoring.significance import ALPHA
 
     if not is_ranked(row.quality):
         return False

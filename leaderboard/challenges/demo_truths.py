@@ -14,14 +14,19 @@ Real data is used wherever it is found:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from django.conf import settings
 
 import scoring
+
+if TYPE_CHECKING:
+    from scoring.registry import Task
 
 # ChemicalX's oncopolypharmacology labels are continuous synergy scores; above this is positive.
 ONCOLYPHARM_THRESHOLD = 30.0
@@ -40,6 +45,9 @@ class DemoTruth:
     path: Path
     synthetic: bool
     source: str
+
+
+DemoTruthWriter = Callable[["Task", np.random.Generator, Path], DemoTruth]
 
 
 def data_dir() -> Path:
@@ -76,7 +84,7 @@ def _class_weights(n_classes: int, split: str, rng: np.random.Generator) -> np.n
     return weights / weights.sum()
 
 
-def synthetic_classification(task, rng: np.random.Generator) -> pd.DataFrame:
+def synthetic_classification(task: Task, rng: np.random.Generator) -> pd.DataFrame:
     frames = []
     n_classes = len(task.classes)
     for seed in task.seeds:
@@ -91,7 +99,7 @@ def synthetic_classification(task, rng: np.random.Generator) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def synthetic_regression(task, rng: np.random.Generator) -> pd.DataFrame:
+def synthetic_regression(task: Task, rng: np.random.Generator) -> pd.DataFrame:
     frames = []
     for seed in task.seeds:
         ids = [f"{task.dataset}-{seed}-{i:05d}" for i in range(SYNTHETIC_ROWS_PER_SEED)]
@@ -108,7 +116,7 @@ def _ids_from(path: Path, fallback_prefix: str, n: int) -> list[str]:
     return [f"{fallback_prefix}{i:04d}" for i in range(n)]
 
 
-def synthetic_pairs(task, rng: np.random.Generator) -> pd.DataFrame:
+def synthetic_pairs(task: Task, rng: np.random.Generator) -> pd.DataFrame:
     """Random triples over the dataset's real drug and context ids, 10 splits, random labels."""
     folder = data_dir() / "chemicalx" / CHEMICALX_FOLDERS.get(task.dataset, task.dataset)
     drugs = _ids_from(folder / "drug_set.json", "drug_", 200)
@@ -140,30 +148,46 @@ def synthetic_mudi(rng: np.random.Generator) -> pd.DataFrame:
     return frame[~pd.Series(key).duplicated().to_numpy()].reset_index(drop=True)
 
 
-def demo_truth(task, directory: Path) -> DemoTruth:
+def _mudi_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
+    real = real_mudi_path()
+    if real is not None:
+        return DemoTruth(real, False, f"MUDI test set ({real.name}; github hoangbros03/MUDI dataset/test.csv)")
+    synthetic_mudi(rng).to_csv(target, index=False)
+    return DemoTruth(target, True, "synthetic demo data (random MUDI-style pairs)")
+
+
+def _pair_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
+    directory = target.parent
+    folder = data_dir() / "chemicalx" / CHEMICALX_FOLDERS.get(task.dataset, task.dataset)
+    triples = folder / "labeled_triples.csv"
+    if triples.is_file():
+        threshold = ONCOLYPHARM_THRESHOLD if task.dataset == "oncolypharm" else None
+        scoring.make_chemicalx_truth(triples, seeds=task.seeds, threshold=threshold, out=target)
+        rule = f", label > {threshold:g} is positive" if threshold is not None else ""
+        return DemoTruth(target, False, f"ChemicalX {folder.name}/labeled_triples.csv{rule}")
+    triples_path = directory / f"{task.slug}-triples.csv"
+    synthetic_pairs(task, rng).to_csv(triples_path, index=False)
+    scoring.make_chemicalx_truth(triples_path, seeds=task.seeds, out=target)
+    return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
+
+
+def _random_labels(synthetic: Callable[[Task, np.random.Generator], pd.DataFrame]) -> DemoTruthWriter:
+    def write(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
+        synthetic(task, rng).to_csv(target, index=False)
+        return DemoTruth(target, True, "synthetic demo data (random labels)")
+
+    return write
+
+
+# The demo truth writer of each kind: (task, rng, target path) -> DemoTruth.
+WRITERS: dict[str, DemoTruthWriter] = {
+    "mudi": _mudi_truth,
+    "pair": _pair_truth,
+    "classification": _random_labels(synthetic_classification),
+    "regression": _random_labels(synthetic_regression),
+}
+
+
+def demo_truth(task: Task, directory: Path) -> DemoTruth:
     """Write the demo truth file of ``task`` into ``directory`` (real where the data is found)."""
-    rng = _rng(task.slug)
-    target = directory / f"{task.slug}-truth.csv"
-    if task.kind == "mudi":
-        real = real_mudi_path()
-        if real is not None:
-            return DemoTruth(real, False, f"MUDI test set ({real.name}; github hoangbros03/MUDI dataset/test.csv)")
-        synthetic_mudi(rng).to_csv(target, index=False)
-        return DemoTruth(target, True, "synthetic demo data (random MUDI-style pairs)")
-    if task.kind == "pair":
-        folder = data_dir() / "chemicalx" / CHEMICALX_FOLDERS.get(task.dataset, task.dataset)
-        triples = folder / "labeled_triples.csv"
-        if triples.is_file():
-            threshold = ONCOLYPHARM_THRESHOLD if task.dataset == "oncolypharm" else None
-            scoring.make_chemicalx_truth(triples, seeds=task.seeds, threshold=threshold, out=target)
-            rule = f", label > {threshold:g} is positive" if threshold is not None else ""
-            return DemoTruth(target, False, f"ChemicalX {folder.name}/labeled_triples.csv{rule}")
-        triples_path = directory / f"{task.slug}-triples.csv"
-        synthetic_pairs(task, rng).to_csv(triples_path, index=False)
-        scoring.make_chemicalx_truth(triples_path, seeds=task.seeds, out=target)
-        return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
-    if task.kind == "classification":
-        synthetic_classification(task, rng).to_csv(target, index=False)
-    else:
-        synthetic_regression(task, rng).to_csv(target, index=False)
-    return DemoTruth(target, True, "synthetic demo data (random labels)")
+    return WRITERS[task.kind](task, _rng(task.slug), directory / f"{task.slug}-truth.csv")

@@ -17,7 +17,7 @@ import scoring
 from leaderboard.boards.models import Board, BoardRow, PairTest
 from leaderboard.boards.spec import ViewSpec, view_spec
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.truth import phase_truth
+from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions.models import Submission
 from scoring.significance import paired_bootstrap
 
@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 0
-ALPHA = 0.05
 
 
 class Aligner:

@@ -1,0 +1,104 @@
+"""What a benchmark kind is: everything about scoring that differs between kinds.
+
+A ``Kind`` bundles how a task of that kind reads and validates its files, how
+it is scored and resampled, which result keys it emits beyond the generic
+ones, and what the site shows for it (board settings, extra charts). Every
+caller asks ``kind_of(task)`` once instead of branching on ``task.kind``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from scoring.keys import MetricDef
+
+if TYPE_CHECKING:
+    from scoring.aligned import Aligned, MetricsResult
+    from scoring.readers import Limits, RawFile, Table
+    from scoring.validation.common import Truth
+
+# (task, a, b, n_resamples, seed) -> ((observed a, observed b), resampled sums of a, of b, units averaged);
+# a and b are the kind's own aligned type.
+Resampler = Callable[..., "tuple[tuple[float, float], np.ndarray, np.ndarray, int]"]
+
+
+# The task a kind's functions take is a ``scoring.definitions.Task``; it is written
+# ``Any`` here because the definitions import this module (the kinds sit below them).
+Task = Any
+
+
+class _HasKind(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+
+def _no_derived(task: Task, key: str) -> MetricDef | None:
+    return None
+
+
+def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
+    return ()
+
+
+def classes_in_turn(task: Task, n: int) -> np.ndarray:
+    """``n`` placeholder labels: the task's classes in turn."""
+    return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of benchmark (``Task.kind`` names it).
+
+    ``load_truth``, ``read_prediction`` and ``align`` turn files into the
+    ``aligned`` container that ``compute`` scores. ``bootstrap`` resamples two
+    aligned submissions for the paired test (None: the kind has none).
+    ``derived_metric`` names the kind's own result keys that are not headline
+    metrics. ``settings`` are the ways one score is read (MUDI's ``aware`` and
+    ``agnostic``: a board view each; empty: one view). ``class_f1_keys`` gives
+    (class name, result key) of the per-class F1 values for a setting.
+    ``example_value`` is a constant prediction the kind accepts; ``extra_labels``
+    are legal prediction labels beyond the scored classes; ``resample_unit``
+    names what the bootstrap draws when it is not a test row; ``extra_charts``
+    names board charts beyond the generic ones; ``truth_from_triples`` says
+    that a truth can be built from a labeled triples file; ``placeholder_labels``
+    gives n legal truth labels for a stand-in truth built from test inputs.
+    """
+
+    name: str
+    aligned: type
+    load_truth: Callable[[Task, RawFile, Limits], Truth]
+    read_prediction: Callable[[Task, RawFile, Limits], Table]
+    align: Callable[[Task, Any, Table], tuple[Aligned, int]]
+    compute: Callable[[Any], MetricsResult]
+    example_value: Callable[[Task], object]
+    bootstrap: Resampler | None = None
+    derived_metric: Callable[[Task, str], MetricDef | None] = _no_derived
+    settings: tuple[str, ...] = ()
+    class_f1_keys: Callable[[Task, str | None], tuple[tuple[str, str], ...]] = _no_classes
+    extra_labels: tuple[str, ...] = ()
+    resample_unit: str = ""
+    extra_charts: tuple[str, ...] = ()
+    truth_from_triples: bool = False
+    placeholder_labels: Callable[[Task, int], np.ndarray] = classes_in_turn
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    """Add ``kind`` to the registry (replacing one of the same name) and return it."""
+    KINDS[kind.name] = kind
+    return kind
+
+
+def kind_of(task: _HasKind | str) -> Kind:
+    """The Kind of a task (or of a kind name); ``KeyError`` listing the kinds when unknown."""
+    name = task if isinstance(task, str) else task.kind
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise KeyError(f"unknown kind {name!r}; valid kinds: {', '.join(KINDS)}") from None

@@ -1,0 +1,38 @@
+"""ChemicalX drug pair scoring: a propensity per (split, drug, drug, context) triple."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scoring import significance
+from scoring.aligned import PairAligned
+from scoring.keys import MetricDef
+from scoring.kinds.base import Kind, register
+from scoring.metrics import chemicalx as metrics
+from scoring.validation import chemicalx as validation
+
+METRICS = (
+    MetricDef("auroc", "AUROC", True, "area under the ROC curve, mean over the 10 splits"),
+    MetricDef(
+        "aupr",
+        "AUPR",
+        True,
+        "trapezoidal area under the precision-recall curve (not average precision), mean over splits",
+    ),
+    MetricDef("f1", "F1", True, "F1 of the positive class, positive iff propensity > 0.5, mean over splits"),
+)
+
+KIND = register(
+    Kind(
+        name="pair",
+        aligned=PairAligned,
+        load_truth=validation.load_pair_truth,
+        read_prediction=validation.read_pair_prediction,
+        align=validation.align_pairs,
+        compute=metrics.compute,
+        example_value=lambda task: 0.5,
+        bootstrap=significance.pair_bootstrap,
+        truth_from_triples=True,
+        placeholder_labels=lambda task, n: np.arange(n) % 2,  # 0/1 labels
+    )
+)
