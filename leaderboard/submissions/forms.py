@@ -10,7 +10,7 @@ from django.conf import settings
 import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
-from leaderboard.submissions import staging
+from leaderboard.submissions import quotas, staging
 from leaderboard.submissions.services import Metadata, scoring_limits
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
@@ -105,6 +105,13 @@ class SubmissionForm(forms.Form):
         personal = teams.filter(personal=True).first()
         if personal is not None:
             self.fields["team"].initial = personal.pk
+        # The team this user submits through on the phase, once they have one (quotas.bind).
+        self.entry_team = quotas.entry_team(user, phase) if user.is_authenticated else None
+        if self.entry_team is not None:
+            self.fields["team"].initial = self.entry_team.pk
+            self.fields[
+                "team"
+            ].help_text = f"You submit to this task through {self.entry_team.name}; an organizer can change that."
         self.fields["file"].help_text += f" At most {megabytes(settings.SUBMISSION_MAX_BYTES)}."
         for declaration in self.task.declarations:
             name = DECLARATION_PREFIX + declaration.key
