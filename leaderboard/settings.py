@@ -151,6 +151,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
+# The demo user (make run) cannot log in with DEBUG off, even if its row was deployed.
+AUTHENTICATION_BACKENDS = ["leaderboard.ops.backends.DemoOnlyInDevelopment"]
 # URL names, resolved by Django when used.
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
@@ -343,6 +345,11 @@ CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = 31536000 if SECURE else 0
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+# A health probe (the container's own, a load balancer's) asks over plain HTTP: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# HSTS for subdomains and the preload list commit every other site on the operator's
+# domain to HTTPS; that is their decision, not this site's, so check --deploy keeps quiet.
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

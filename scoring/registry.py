@@ -132,13 +132,21 @@ def _prob_columns(classes: tuple[str, ...]) -> tuple[str, ...]:
     return columns + ("score",) if len(classes) == 2 else columns
 
 
-def _imdrug_classification(dataset: str, split: str) -> Task:
-    name, classes, about = _IMDRUG_DATASETS[dataset]
+def _imdrug_classification_task(
+    slug: str,
+    dataset: str,
+    dataset_name: str,
+    split: str,
+    classes: tuple[str, ...],
+    caveats: tuple[str, ...],
+    description: str,
+) -> Task:
+    """An ImDrug classification task: the family's columns, metrics, ranking, seeds and citation."""
     return Task(
-        slug=f"imdrug-{dataset}-{split}",
+        slug=slug,
         family="imdrug",
         dataset=dataset,
-        dataset_name=name,
+        dataset_name=dataset_name,
         split=split,
         kind="classification",
         classes=classes,
@@ -150,6 +158,21 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
         spread="std",
         citation=_IMDRUG_CITATION,
         paper_url="https://arxiv.org/abs/2209.07921",
+        caveats=caveats,
+        description=description,
+        truth_columns=_IMDRUG_TRUTH_COLUMNS,
+        prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
+    )
+
+
+def _imdrug_classification(dataset: str, split: str) -> Task:
+    name, classes, about = _IMDRUG_DATASETS[dataset]
+    return _imdrug_classification_task(
+        slug=f"imdrug-{dataset}-{split}",
+        dataset=dataset,
+        dataset_name=name,
+        split=split,
+        classes=classes,
         caveats=(_SPLITS[split], "Mean and population standard deviation over seeds 0, 1 and 2."),
         description=(
             f"{about} {_SPLITS[split]} {LABEL_RULE} Optional columns prob_0..prob_{len(classes) - 1} give a "
@@ -157,27 +180,15 @@ def _imdrug_classification(dataset: str, split: str) -> Task:
             + (", or a single score column giving the probability of class 1" if len(classes) == 2 else "")
             + "; without them AUROC is not computed."
         ),
-        truth_columns=_IMDRUG_TRUTH_COLUMNS,
-        prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
     )
 
 
-_IMDRUG_OPENLT = Task(
+_IMDRUG_OPENLT = _imdrug_classification_task(
     slug="imdrug-drugbank-openlt",
-    family="imdrug",
     dataset="drugbank",
     dataset_name="DrugBank DDI (open long-tailed)",
     split="openlt",
-    kind="classification",
     classes=OPENLT_CLASSES,
-    optional_prediction_columns=_prob_columns(OPENLT_CLASSES),
-    metrics=classification.METRICS,
-    primary="balanced_accuracy",
-    secondary=("balanced_f1", "auroc"),
-    seeds=(0, 1, 2),
-    spread="std",
-    citation=_IMDRUG_CITATION,
-    paper_url="https://arxiv.org/abs/2209.07921",
     caveats=(
         "Open long-tailed setting: the 68 most frequent DDI types are known classes; every other type is the "
         "single class 'open'.",
@@ -188,8 +199,6 @@ _IMDRUG_OPENLT = Task(
         "Drug-drug interaction type prediction with 68 known classes plus one open class. "
         f"{LABEL_RULE} Optional columns prob_0..prob_68 give a score per class (by index)."
     ),
-    truth_columns=_IMDRUG_TRUTH_COLUMNS,
-    prediction_columns=_IMDRUG_PREDICTION_COLUMNS,
 )
 
 _IMDRUG_SBAP_REGRESSION = Task(

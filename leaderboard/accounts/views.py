@@ -41,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
             )
             verification.send_verification_email(user)
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
             messages.success(
                 request,
                 f"Welcome, {user.username}! Your personal team is ready. We sent a link to {user.email}: "

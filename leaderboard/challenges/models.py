@@ -109,10 +109,10 @@ class Challenge(models.Model):
         Reads ``phases.all()``, so prefetch them for a list.
         """
         now = now or timezone.now()
-        phases = list(self.phases.all())
-        if any(p.starts_at <= now and (p.ends_at is None or p.ends_at > now) for p in phases):
+        states = {p.state(now) for p in self.phases.all()}
+        if "open" in states:
             return "open"
-        if any(p.starts_at > now for p in phases):
+        if "upcoming" in states:
             return "upcoming"
         return "finished"
 
@@ -197,8 +197,8 @@ class Phase(models.Model):
         """The phase's leaderboard (a standing phase's board lives at its task's page)."""
         return reverse("boards:task", args=[self.task_slug])
 
-    def state(self, now=None) -> str:
-        """``upcoming``, ``open`` or ``closed`` at ``now``."""
+    def state(self, now: datetime | None = None) -> str:
+        """``upcoming``, ``open`` or ``closed`` at ``now``: the one rule for a phase's dates (``open_now`` in SQL)."""
         now = now or timezone.now()
         if self.starts_at > now:
             return "upcoming"
@@ -233,8 +233,7 @@ class Phase(models.Model):
     @property
     def is_open(self) -> bool:
         """Whether the phase takes submissions now (started and not ended)."""
-        now = timezone.now()
-        return self.starts_at <= now and (self.ends_at is None or self.ends_at > now)
+        return self.state() == "open"
 
     @property
     def split_spec(self) -> SplitSpec | None:

@@ -46,3 +46,4 @@ def demo_login_exists() -> bool:
     from leaderboard.accounts.models import User
 
     return User.objects.filter(username=DEMO_USERNAME).exists()
+

@@ -43,3 +43,25 @@ def test_it_refuses_with_debug_off(db, settings):
     with pytest.raises(CommandError, match="DEBUG off"):
         call_command("ensure_demo_user", stdout=StringIO())
     assert not User.objects.filter(username="demo").exists()
+
+
+def test_the_demo_login_is_refused_with_debug_off_even_if_the_row_exists(client, db, settings):
+    from leaderboard.ops.demo import demo_password
+
+    settings.DEBUG = True
+    call_command("ensure_demo_user", stdout=StringIO())
+    response = client.post("/accounts/login/", {"username": "demo", "password": demo_password()})
+    assert response.status_code == 302
+    client.logout()
+
+    settings.DEBUG = False
+    response = client.post("/accounts/login/", {"username": "demo", "password": demo_password()})
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+
+
+def test_a_demo_session_from_development_ends_with_debug_off(client, db, settings):
+    settings.DEBUG = True
+    call_command("ensure_demo_user", stdout=StringIO())
+    client.force_login(User.objects.get(username="demo"))
+    settings.DEBUG = False
+    assert client.get("/accounts/profile/").status_code == 302  # sent to the login page
