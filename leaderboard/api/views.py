@@ -334,6 +334,12 @@ def _create(request: Request, phase: Phase) -> Response:
         )
     except quotas.QuotaExceeded as exceeded:
         raise _quota_problem(exceeded) from None
+    except quotas.EmailNotVerified as refused:
+        raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
+    except quotas.TeamLocked as refused:
+        raise ApiProblem(
+            409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug
+        ) from None
     submission = Submission.objects.select_related("phase__challenge", "team").get(pk=submission.pk)
     body = submission_dict(submission, request)
     return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["links"]["self"]})
