@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import scoring
-from leaderboard.boards import cache, published
+from leaderboard.boards import published
 from leaderboard.boards.models import Board
-from leaderboard.boards.query import Controls, select_rows
-from leaderboard.boards.spec import ViewSpec, significance_text
+from leaderboard.boards.query import Controls, ranked_rows
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, is_verified, significance_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
-from leaderboard.literature.models import version as literature_version
 from scoring import keys as result_keys
 
 FORMAT_VERSION = 1
@@ -68,7 +68,7 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url", "verified", "verification", "source",
+    "code_url", "verified", "source",
 )  # fmt: skip
 # The ``source`` of a board row; a published result says "reported in <paper>, Table N".
 OURS = "scored here"
@@ -76,7 +76,7 @@ OURS = "scored here"
 
 def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
     """One row as {column: value}; the rank is the rank of the current sort."""
-    rank = row["ranks"].get(sort) if sort and sort in (row.get("ranks") or {}) else row["rank"]
+    rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
     untested = spec.significance == "bootstrap" and row["p_value"] is None and not mark
     out = {
@@ -96,11 +96,7 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "declarations": row["declarations"] or {},
         "paper_url": row["paper_url"],
         "code_url": row["code_url"],
-        "verified": bool(row.get("submission__is_verified")),
-        # The note and link staff gave ("reproduced from the linked code at commit X").
-        "verification": " ".join(
-            part for part in (row.get("submission__verification_note"), row.get("submission__verification_url")) if part
-        ),
+        "verified": is_verified(row.get("tags", "")),
         "source": OURS,
     }
     metrics = row["metrics"] or {}
@@ -110,30 +106,19 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
 
 
 def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
-    """A published result as an export row: no rank, no submission, its citation as the link."""
+    """A published result as an export row: no rank, no submission, its citation as the paper link."""
     out = {column: None for column in FIXED_COLUMNS}
     out.update(
         method=entry.method, team=entry.paper, submission_id="", submission_url="", submitted_at="",
         visibility="public", baseline=False, declarations={}, paper_url=entry.url, code_url="", verified=False,
-        verification="", source=published.source_label(entry),
+        source=published.source_label(entry),
     )  # fmt: skip
     for name, key in metric_keys:
         out[name] = _number(entry.metrics.get(key))
     return out
 
 
-def with_published(spec: ViewSpec, controls: Controls, rows: list[dict]) -> list[dict]:
-    """Board rows with the published results inserted where they would rank (board order only)."""
-    if not published.shown(controls):
-        return rows
-    merged = list(rows)
-    placed = sorted(((place, i, e) for i, (place, e) in enumerate(published.export_rows(spec, rows))), reverse=True)
-    for place, _, entry in placed:
-        merged.insert(place, {"published_entry": entry})
-    return merged
-
-
-def _row_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
+def _export_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
     if "published_entry" in row:
         return published_export_row(row["published_entry"], metric_keys)
     return export_row(spec, row, sort, metric_keys)
@@ -164,21 +149,26 @@ def _declarations_text(declarations: dict) -> str:
     return ";".join(parts)
 
 
-def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
-    """The CSV body: one header line, one line per row; the scoring version on every line."""
+# Rows per chunk of a streamed export: a few hundred KB at most, whatever the board's size.
+CHUNK_ROWS = 500
+
+
+def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> Iterator[str]:
+    """The CSV body in chunks: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     columns = header(spec)
     writer.writerow(columns)
+    yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
     truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
-    for row in rows:
-        data = _row_data(spec, row, controls.sort, metric_keys)
+    for i, row in enumerate(rows, start=1):
+        data = _export_data(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
-        # need converting: the hot loop of a 5,000-row export.
+        # need converting: the hot loop of a large export.
         writer.writerow(
             [
                 *(safe_cell(_csv_value(data[c])) for c in FIXED_COLUMNS),
@@ -187,7 +177,21 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict
                 *truth_cells,
             ]
         )
-    return buffer.getvalue()
+        if i % CHUNK_ROWS == 0:
+            yield _drain(buffer)
+    yield _drain(buffer)
+
+
+def _drain(buffer: io.StringIO) -> str:
+    text = buffer.getvalue()
+    buffer.seek(0)
+    buffer.truncate()
+    return text
+
+
+def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
+    """The whole CSV body as one string (``csv_chunks`` joined)."""
+    return "".join(csv_chunks(spec, rows, controls, truth))
 
 
 def _csv_value(value):
@@ -200,11 +204,9 @@ def _csv_value(value):
     return value
 
 
-def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
-    """The JSON body (layout in docs/leaderboards.md)."""
+def _json_document(board: Board, spec: ViewSpec, rows: list, controls: Controls) -> dict:
     task = spec.task
-    metric_keys = metric_columns(spec)
-    document = {
+    return {
         "format_version": FORMAT_VERSION,
         "scoring_version": scoring.__version__,
         "task": {
@@ -235,35 +237,51 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
         "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
-        "rows": [_row_data(spec, row, controls.sort, metric_keys) for row in rows],
+        "rows": rows,
     }
-    return json.dumps(document, indent=1, default=str)
 
 
-# Row fields the exports read (no positions; ranks only under a column sort).
-EXPORT_FIELDS = (
-    "submission_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline", "uses_external_data",
-    "paper_url", "code_url", "declarations", "rank", "position", "tied_with_leader", "p_value", "metrics",
-    "submission__is_verified", "submission__verification_note", "submission__verification_url", "value",
-)  # fmt: skip
+_ROWS_MARK = "\x00rows\x00"
 
 
-def export_body(kind: str, board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> str:
-    """The CSV or JSON text of a view (every row, no pagination), cached per board version and controls."""
+def json_chunks(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
+    """The JSON body (layout in docs/leaderboards.md) in chunks, the same text as ``json.dumps(..., indent=1)``."""
+    metric_keys = metric_columns(spec)
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is None:
+        yield json.dumps(_json_document(board, spec, [], controls), indent=1, default=str)
+        return
+    # The document around its rows, then each row indented as the encoder would at depth 2.
+    head, tail = json.dumps(_json_document(board, spec, [_ROWS_MARK], controls), indent=1, default=str).split(
+        json.dumps(_ROWS_MARK)
+    )
+    parts = [head]
+    for i, row in enumerate(itertools.chain([first], rows)):
+        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys), indent=1, default=str)
+        parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
+        if len(parts) >= CHUNK_ROWS:
+            yield "".join(parts)
+            parts = []
+    parts.append(tail)
+    yield "".join(parts)
 
-    def build() -> str:
-        fields = EXPORT_FIELDS + (("ranks",) if controls.sort else ())
-        rows = list(select_rows(board, spec, controls, team_ids).values(*fields)) if board else []
-        if board is not None and board.phase.has_published_results:
-            rows = with_published(spec, controls, rows)
-        if kind == "csv":
-            return to_csv(spec, rows, controls, truth_of(board))
-        return to_json(board or Board(), spec, rows, controls)
 
-    if board is None:
-        return build()
-    parts = (
-        "export", kind, board.pk, board.version, board.phase.truth_sha256[:12], controls.cache_parts()[:-1],
-        literature_version(),
-    )  # fmt: skip
-    return cache.get_or_compute(cache.key(*parts, controls.private and tuple(team_ids)), build)
+def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
+    """The whole JSON body as one string."""
+    return "".join(json_chunks(board, spec, rows, controls))
+
+
+def export_chunks(kind: str, board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]):
+    """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
+
+    Rows come from a server-side cursor (``query.ranked_rows``), so memory does
+    not grow with the board and the first bytes leave before the last row is read.
+    """
+    rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if board is not None and board.phase.has_published_results and published.shown(controls):
+        # Published results where they would rank, merged into the stream (they are never ranked).
+        rows = published.merge_stream(spec, rows, published.entries(spec))
+    if kind == "csv":
+        return csv_chunks(spec, rows, controls, truth_of(board))
+    return json_chunks(board or Board(), spec, rows, controls)

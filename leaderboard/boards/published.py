@@ -10,6 +10,8 @@ so it sits after the entries it ties with.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from django.db.models import Count, Q, QuerySet
 
 from leaderboard.boards import cache
@@ -47,13 +49,6 @@ def places(spec: ViewSpec, found: list[PublishedEntry], rows: QuerySet) -> list[
         **{f"e{i}": Count("id", filter=_at_least_as_good(spec, e.metrics[spec.metric])) for i, e in enumerate(found)}
     )
     return [counts[f"e{i}"] for i in range(len(found))]
-
-
-def places_in(spec: ViewSpec, found: list[PublishedEntry], rows: list[dict]) -> list[int]:
-    """``places`` over rows already read (the exports hold every row)."""
-    values = [r["value"] for r in rows if r["value"] is not None]
-    sign = 1 if spec.higher_is_better else -1
-    return [sum(1 for v in values if sign * v >= sign * e.metrics[spec.metric]) for e in found]
 
 
 def unit_note(entry: PublishedEntry) -> str:
@@ -103,7 +98,18 @@ def merge_page(
     return merged
 
 
-def export_rows(spec: ViewSpec, rows: list[dict]) -> list[tuple[int, PublishedEntry]]:
-    """(place among ``rows``, entry) of every published entry the view's export carries."""
-    found = entries(spec)
-    return list(zip(places_in(spec, found, rows), found, strict=True))
+def merge_stream(spec: ViewSpec, rows: Iterable[dict], found: list[PublishedEntry]) -> Iterator[dict]:
+    """Rows in board order with ``{"published_entry": e}`` before the first row that ``e`` beats.
+
+    ``found`` is best first; an entry goes after the rows at least as good as it, and
+    entries no row is worse than come last (after rows without a value).
+    """
+    pending = list(found)
+    sign = 1 if spec.higher_is_better else -1
+    for row in rows:
+        value = row.get("value")
+        while pending and (value is None or sign * value < sign * pending[0].metrics[spec.metric]):
+            yield {"published_entry": pending.pop(0)}
+        yield row
+    for entry in pending:
+        yield {"published_entry": entry}

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leaderboard.submissions import services
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import PhaseEntry, Result, Submission
 from leaderboard.submissions.signals import board_changed
 
 if TYPE_CHECKING:
@@ -72,3 +72,13 @@ class SubmissionAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change and verification & set(form.changed_data):
             transaction.on_commit(lambda: board_changed.send(sender=Submission, phase=obj.phase))
+
+
+@admin.register(PhaseEntry)
+class PhaseEntryAdmin(admin.ModelAdmin):
+    """Which team each user submits through on a phase; changing it is the organizer's decision."""
+
+    list_display = ["user", "phase", "team", "created_at"]
+    list_filter = ["phase"]
+    search_fields = ["user__username", "team__name"]
+    raw_id_fields = ["user", "team"]

@@ -28,6 +28,27 @@
     return lines;
   }
 
+  // Fields of a trace that carry names people typed (methods, teams, class labels). Plotly
+  // renders a subset of HTML in them (<a href>, <b>, <br>); escaped, they read as typed.
+  // hovertemplate is the site's own and keeps its markup.
+  var TEXT_FIELDS = ["name", "text", "hovertext", "x", "y", "customdata", "labels"];
+
+  function plain(value) {
+    if (typeof value === "string") {
+      return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    }
+    return Array.isArray(value) ? value.map(plain) : value;
+  }
+
+  function asPlainText(traces) {
+    traces.forEach(function (trace) {
+      TEXT_FIELDS.forEach(function (field) {
+        if (field in trace) { trace[field] = plain(trace[field]); }
+      });
+    });
+    return traces;
+  }
+
   function render(element) {
     var block = document.getElementById(element.getAttribute("data-chart"));
     if (!block || element.getAttribute("data-rendered")) {
@@ -54,7 +75,7 @@
     }
     if (layout.height) { element.style.minHeight = layout.height + "px"; }
     var config = { responsive: true, displaylogo: false, displayModeBar: small ? false : "hover" };
-    window.Plotly.newPlot(element, figure.data || [], layout, config).then(function () {
+    window.Plotly.newPlot(element, asPlainText(figure.data || []), layout, config).then(function () {
       element.setAttribute("data-rendered", "1");
     });
   }

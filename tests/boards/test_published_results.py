@@ -95,7 +95,7 @@ def test_a_column_sort_shows_no_published_rows(client, mudi_with_literature):
 
 
 def test_the_exports_carry_the_published_rows_with_a_source_and_no_rank(client, mudi_with_literature):
-    rows = list(csv.DictReader(io.StringIO(client.get("/tasks/mudi/leaderboard.csv").content.decode())))
+    rows = list(csv.DictReader(io.StringIO(client.get("/tasks/mudi/leaderboard.csv").getvalue().decode())))
     assert [row["source"] for row in rows] == ["scored here"] + ["reported in Ngo et al. 2025 MUDI, Table 6"] * 6 + [
         "scored here"
     ]
@@ -103,10 +103,10 @@ def test_the_exports_carry_the_published_rows_with_a_source_and_no_rank(client, 
         assert row["rank"] == "" and row["submission_id"] == ""
         printed = PublishedResult.objects.get(method=row["method"], setting="aware", metric="Macro-averaged F1")
         assert float(row["aware/macro/f1"]) == printed.value / 100
-    document = json.loads(client.get("/tasks/mudi/leaderboard.json").content)
+    document = json.loads(client.get("/tasks/mudi/leaderboard.json").getvalue())
     assert [r["rank"] for r in document["rows"]] == [1, None, None, None, None, None, None, 2]
     assert "source" in document["columns"]
-    plain = list(csv.DictReader(io.StringIO(client.get("/tasks/mudi/leaderboard.csv?published=0").content.decode())))
+    plain = list(csv.DictReader(io.StringIO(client.get("/tasks/mudi/leaderboard.csv?published=0").getvalue().decode())))
     assert [row["source"] for row in plain] == ["scored here", "scored here"]
 
 

@@ -148,3 +148,20 @@ def test_every_legend_and_title_stays_inside_its_card(page, mudi_board, no_favic
         for part in figure.locator(".legend, .gtitle").all():
             assert inside(part.bounding_box(), card), figure.get_attribute("id")
     assert page.console_errors == []
+
+
+def test_markup_in_a_method_name_is_shown_as_text_not_rendered(page, live_server, transactional_db, alice_lab, charlie):
+    from leaderboard.challenges.services import sync_standing_challenges
+    from tests.boards.conftest import mudi_metrics
+
+    sync_standing_challenges()
+    phase = phase_for("mudi")
+    scored(phase, alice_lab, '<a href="//x.io">P</a>', mudi_metrics(0.7, 0.6))
+    scored(phase, charlie.personal_team, "<b>Bold</b> & co", mudi_metrics(0.6, 0.9), minutes=1)
+    page.goto("/tasks/mudi/")
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    svg_links = page.evaluate("document.querySelectorAll('.js-plotly-plot svg a').length")
+    assert svg_links == 0
+    shown = " ".join(texts(page, ".js-plotly-plot svg text"))
+    assert '<a href="//x.io">P</a>' in shown and "<b>Bold</b> & co" in shown
+    assert page.console_errors == []

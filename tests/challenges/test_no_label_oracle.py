@@ -21,7 +21,7 @@ def test_the_demo_puts_no_oracle_on_any_board(db, client, settings, tmp_path, dj
         for url in (f"/tasks/{slug}/", f"/tasks/{slug}/leaderboard.csv", f"/tasks/{slug}/leaderboard.json"):
             response = client.get(url)
             assert response.status_code == 200, url
-            assert b"oracle" not in response.content.lower(), url
+            assert b"oracle" not in response.getvalue().lower(), url
 
 
 def test_a_baseline_no_builder_makes_is_removed_on_the_next_load(

@@ -27,7 +27,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "boards": {"scoring", "accounts", "challenges", "submissions", "literature"},
 }
 # Project-level modules under leaderboard/ that every layer may use.
-SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting"}
+SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting", "csvsafe"}
 
 
 def layer_of(module: str) -> str | None:

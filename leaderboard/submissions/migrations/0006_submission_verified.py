@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounts', '0001_initial'),
         ('challenges', '0004_phase_requires_code_url'),
-        ('submissions', '0004_submission_truth_version'),
+        ('submissions', '0005_phase_entry_and_user_quota_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
