@@ -1,26 +1,38 @@
-"""Leaderboard speed: seed 5,000 scored submissions on one task, serve them over real HTTP, time it.
+"""Leaderboard at scale: one task with 5,000 to 100,000 scored submissions, on SQLite and PostgreSQL.
 
-    .venv/bin/python bench/leaderboard.py [--task mudi] [--submissions 5000] [--requests 30]
+    .venv/bin/python bench/leaderboard.py [--sizes 5000,20000,100000] [--task mudi] [--chart docs/performance.png]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/boards .venv/bin/python bench/leaderboard.py ...
 
-Everything lives in a temporary folder (SQLite database, file cache, collected
-static files) that is deleted at the end. Steps:
+Each (database, size) runs in its own child process on a fresh database (a
+temporary SQLite file; with ``DATABASE_URL`` pointing at PostgreSQL, that
+database is dropped and created again, so never point it at a database you
+need; ``test`` and ``postgres`` are refused). The child:
 
-1. migrate a fresh SQLite database and bulk-insert users, teams, submissions
-   and their Result rows with the ORM (no scoring: the numbers are random but
-   shaped like the task's real results; 10% of submissions are private);
-2. rebuild the boards once (``recompute_phase``), as the worker does after a score;
-3. start gunicorn (1 sync worker, DEBUG off) on a free port on 127.0.0.1;
-4. request each URL ``--requests`` times and report the median and p90 wall time
-   measured by this client on localhost: "warm" requests are served as users get
-   them (cache filled by the first request), "cold" ones run after the board's
-   version was bumped, so rows and charts are rebuilt from the database every time;
-5. print PASS/FAIL against the targets (page < 100 ms, CSV < 300 ms, median of
-   warm requests) and, as the baseline measured in the same run, /healthz.
+1. migrates, bulk-inserts users, teams, submissions (10% private, two methods
+   per team) and their Result rows (random numbers shaped like real results);
+2. builds the boards once with ``recompute_phase``: the full rebuild, which the
+   old design ran after every score ("old: rebuild per score" below); ANALYZE
+   after seeding and after the rebuild (autovacuum's job on a live database);
+3. stores ``--updates`` new scores one by one and times the worker's
+   ``update_board`` for each (the transaction, then the cache warm-up apart);
+4. starts gunicorn (1 sync worker, DEBUG off) and measures over HTTP on
+   localhost: the time from a score being stored to the board page showing it
+   (the score goes into the top ten, the worker update runs in-process as the
+   scoring worker does, then the page is polled), the board page warm (cached)
+   and cold (board version bumped before each request), the CSV export's time
+   to first byte and total, and the compare page with 4 submissions;
+5. measures the CSV's peak Python memory (tracemalloc) streamed as the view
+   does, and built in memory as the old design did.
+
+Bounded in time: every child has ``--child-timeout`` (default 1,500 s) and the
+whole run stops starting new sizes after ``--budget`` seconds (default 3,000).
+Results are printed as a table and, with ``--chart``, drawn as a PNG.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import shutil
@@ -30,12 +42,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 import urllib.request
 import uuid
 from pathlib import Path
+from urllib.parse import urlparse
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS_MS = {"page": 100.0, "csv": 300.0}
+TARGETS_MS = {"update": 100.0, "visible_p95": 1000.0, "page_cold": 100.0, "csv_first_byte": 100.0}
+TARGET_CSV_MB = 100.0
 
 
 def free_port() -> int:
@@ -44,7 +59,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def environment(tmp: Path) -> dict[str, str]:
+def environment(tmp: Path, database_url: str | None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         {
@@ -52,20 +67,35 @@ def environment(tmp: Path) -> dict[str, str]:
             "VAR_DIR": str(tmp / "var"),
             "STATIC_ROOT": str(tmp / "static"),
             "CACHE_DIR": str(tmp / "cache"),
+            "CELERY_FS_DIR": str(tmp / "broker"),
             "DEBUG": "0",
             "SECRET_KEY": secrets.token_hex(32),
             "ALLOWED_HOSTS": "127.0.0.1",
             "LOG_LEVEL": "WARNING",
         }
     )
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    env.pop("PYTEST_VERSION", None)
+    for name in ("DATABASE_URL", "REDIS_URL", "PYTEST_VERSION", "CELERY_BROKER_URL", "STORAGE_URL"):
+        env.pop(name, None)
+    if database_url:
+        env["DATABASE_URL"] = database_url
     return env
 
 
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL)
+def reset_postgres(database_url: str) -> None:
+    """Drop and create the bench database (refusing the names CI and the server use)."""
+    import psycopg
+
+    parsed = urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    if name in ("", "test", "postgres", "template0", "template1"):
+        raise SystemExit(f"refusing to reset the database {name!r}: point DATABASE_URL at a bench database")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+# --- the child: one database, one size ------------------------------------------------------
 
 
 def fake_metrics(task, rng) -> dict[str, float]:
@@ -86,98 +116,104 @@ def fake_metrics(task, rng) -> dict[str, float]:
     return out
 
 
-def seed(task_slug: str, n_submissions: int, methods_per_team: int) -> tuple[int, float]:
-    """Insert the data; returns (phase id, seconds the board rebuild took)."""
-    import datetime as dt
+class Seeder:
+    def __init__(self, task_slug: str) -> None:
+        import numpy as np
 
-    import django
-    import numpy as np
+        import scoring
+        from leaderboard.challenges.models import Phase
+        from leaderboard.challenges.services import sync_standing_challenges
 
-    django.setup()
-    import scoring
-    from leaderboard.accounts.models import Membership, Team, User
-    from leaderboard.boards.recompute import recompute_phase
-    from leaderboard.challenges.models import Phase
-    from leaderboard.challenges.services import sync_standing_challenges
-    from leaderboard.submissions.models import Result, Submission
+        sync_standing_challenges()
+        self.phase = Phase.objects.standing().get(task_slug=task_slug)
+        self.task = scoring.get_task(task_slug)
+        self.rng = np.random.default_rng(0)
+        self.choices = next((d.choices for d in self.task.declarations if d.choices), None)
+        self.teams: list = []
+        self.users: list = []
 
-    sync_standing_challenges()
-    phase = Phase.objects.standing().get(task_slug=task_slug)
-    task = scoring.get_task(task_slug)
-    rng = np.random.default_rng(0)
-    n_teams = max(1, n_submissions // methods_per_team)
-    users = User.objects.bulk_create(
-        [User(username=f"user{i}", email=f"user{i}@example.org", password="!") for i in range(n_teams)]
-    )
-    teams = Team.objects.bulk_create([Team(name=f"Team {i}", slug=f"team-{i}", personal=True) for i in range(n_teams)])
-    Membership.objects.bulk_create(
-        [Membership(team=t, user=u, role=Membership.Role.OWNER) for t, u in zip(teams, users, strict=True)]
-    )
-    start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
-    submissions, results = [], []
-    choices = next((d.choices for d in task.declarations if d.choices), None)
-    for i in range(n_submissions):
-        team_index = i % n_teams
-        metrics = fake_metrics(task, rng)
-        declarations = {}
-        if choices:
-            declarations = {task.declarations[0].key: sorted(rng.choice(choices, size=1 + i % 2, replace=False))}
-        sub = Submission(
-            id=uuid.uuid4(),
-            phase=phase,
-            team=teams[team_index],
-            user=users[team_index],
-            file_name="predictions.csv",
-            sha256="0" * 64,
-            method_name=f"Method {i // n_teams}",
-            is_public=i % 10 != 0,
-            is_baseline=i < 3,
-            declarations=declarations,
-            status=Submission.Status.SCORED,
-            scorer_version=scoring.__version__,
-            primary_value=metrics.get(task.primary),
-            report={},
+    def people(self, n_teams: int) -> None:
+        from leaderboard.accounts.models import Membership, Team, User
+
+        self.users = User.objects.bulk_create(
+            [User(username=f"user{i}", email=f"user{i}@example.org", password="!") for i in range(n_teams)]
         )
-        submissions.append(sub)
-        results += Result.rows_for(sub, metrics)
-    Submission.objects.bulk_create(submissions, batch_size=1000)
-    # created_at is auto_now_add: spread the dates afterwards so "best over time" has a history.
-    for i, sub in enumerate(submissions):
-        sub.created_at = start + dt.timedelta(minutes=7 * i)
-    Submission.objects.bulk_update(submissions, ["created_at"], batch_size=1000)
-    Result.objects.bulk_create(results, batch_size=5000)
-    began = time.perf_counter()
-    recompute_phase(phase, enqueue_tests=False)
-    return phase.pk, time.perf_counter() - began
+        self.teams = Team.objects.bulk_create(
+            [Team(name=f"Team {i}", slug=f"team-{i}", personal=True) for i in range(n_teams)]
+        )
+        pairs = zip(self.teams, self.users, strict=True)
+        Membership.objects.bulk_create([Membership(team=t, user=u, role=Membership.Role.OWNER) for t, u in pairs])
+
+    def submissions(self, start: int, count: int, *, method=None, metrics=None, public=None, when=None) -> list:
+        """Bulk-insert ``count`` scored submissions (numbers ``start``...) with their results."""
+        import datetime as dt
+
+        import scoring
+        from leaderboard.submissions.models import Result, Submission
+
+        n_teams = len(self.teams)
+        epoch = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+        subs, results = [], []
+        for i in range(start, start + count):
+            team_index = i % n_teams
+            values = metrics or fake_metrics(self.task, self.rng)
+            declarations = {}
+            if self.choices:
+                chosen = self.rng.choice(self.choices, size=1 + i % 2, replace=False)
+                declarations = {self.task.declarations[0].key: sorted(str(c) for c in chosen)}
+            sub = Submission(
+                id=uuid.uuid4(),
+                phase=self.phase,
+                team=self.teams[team_index],
+                user=self.users[team_index],
+                file_name="predictions.csv",
+                sha256="0" * 64,
+                method_name=method or f"Method {i // n_teams}",
+                is_public=(i % 10 != 0) if public is None else public,
+                is_baseline=i < 3,
+                declarations=declarations,
+                status=Submission.Status.SCORED,
+                scorer_version=scoring.__version__,
+                primary_value=values.get(self.task.primary),
+                report={},
+            )
+            subs.append(sub)
+            results += Result.rows_for(sub, values)
+        Submission.objects.bulk_create(subs, batch_size=2000)
+        # created_at is auto_now_add: spread the dates afterwards so "best over time" has a history.
+        for i, sub in zip(range(start, start + count), subs, strict=True):
+            sub.created_at = when or (epoch + dt.timedelta(minutes=7 * i))
+        Submission.objects.bulk_update(subs, ["created_at"], batch_size=2000)
+        Result.objects.bulk_create(results, batch_size=5000)
+        return subs
 
 
 def bump_version(phase_id: int) -> None:
-    """Make every cached view of the phase unreachable (what a new score does)."""
+    """Make every cached view of the phase unreachable (what a board update does)."""
     from leaderboard.boards.models import Board
 
-    for board in Board.objects.filter(phase_id=phase_id):
-        Board.objects.filter(pk=board.pk).update(version=uuid.uuid4())
+    Board.objects.filter(phase_id=phase_id).update(version=uuid.uuid4())
 
 
-def fetch(url: str) -> tuple[float, int]:
+def fetch(url: str) -> tuple[float, float, bytes]:
+    """(ms to the first body byte, ms in total, body)."""
     began = time.perf_counter()
-    with urllib.request.urlopen(url, timeout=60) as response:
-        size = len(response.read())
+    with urllib.request.urlopen(url, timeout=120) as response:
+        first = response.read(1)
+        first_at = time.perf_counter()
+        body = first + response.read()
         assert response.status == 200, (url, response.status)
-    return (time.perf_counter() - began) * 1000, size
+    done = time.perf_counter()
+    return (first_at - began) * 1000, (done - began) * 1000, body
 
 
-def measure(url: str, n: int, phase_id: int | None = None) -> dict:
-    """Median and p90 of n requests; with phase_id, each request follows a version bump (cold)."""
-    times, size = [], 0
-    fetch(url)  # first request warms the process (imports, template compilation) and the cache
-    for _ in range(n):
-        if phase_id is not None:
-            bump_version(phase_id)
-        elapsed, size = fetch(url)
-        times.append(elapsed)
-    times.sort()
-    return {"median": statistics.median(times), "p90": times[int(0.9 * (len(times) - 1))], "bytes": size}
+def median_ms(times: list[float]) -> float:
+    return statistics.median(times)
+
+
+def p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
 def wait_until_up(base: str, process: subprocess.Popen, timeout: float = 60) -> None:
@@ -193,96 +229,280 @@ def wait_until_up(base: str, process: subprocess.Popen, timeout: float = 60) -> 
     raise SystemExit("gunicorn did not start")
 
 
+def child(args) -> dict:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", "--noinput", verbosity=0)
+    call_command("collectstatic", "--noinput", verbosity=0)
+
+    from leaderboard.boards import exports, recompute
+    from leaderboard.boards.models import Board, BoardRow
+    from leaderboard.boards.query import Controls
+    from leaderboard.boards.recompute import recompute_phase, update_board
+    from leaderboard.boards.spec import view_spec, views_for
+
+    out: dict = {"backend": connection.vendor, "size": args.size}
+    seeder = Seeder(args.task)
+    began = time.perf_counter()
+    seeder.people(max(1, args.size // 2))
+    seeder.submissions(0, args.size)
+    out["seed_s"] = time.perf_counter() - began
+    with connection.cursor() as cursor:  # fresh statistics, as autovacuum keeps them on a live database
+        cursor.execute("ANALYZE")
+
+    began = time.perf_counter()
+    recompute_phase(seeder.phase, enqueue_tests=False)
+    out["rebuild_ms"] = (time.perf_counter() - began) * 1000
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    out["rows"] = BoardRow.objects.filter(board__phase=seeder.phase).count()
+    phase_id = seeder.phase.pk
+
+    # Worker time of one update after a new score; the cache warm-up (charts, first page) timed apart.
+    warm_times: list[float] = []
+    real_warm = recompute._warm
+
+    def timed_warm(boards):
+        t = time.perf_counter()
+        real_warm(boards)
+        warm_times.append((time.perf_counter() - t) * 1000)
+
+    recompute._warm = timed_warm
+    totals = []
+    for k in range(args.updates):
+        (sub,) = seeder.submissions(args.size + k, 1)
+        t = time.perf_counter()
+        update_board(seeder.phase, sub.pk, enqueue_tests=False)
+        totals.append((time.perf_counter() - t) * 1000)
+    updates = [total - warm for total, warm in zip(totals, warm_times, strict=True)]
+    out["update_ms"] = median_ms(updates)
+    out["update_p95_ms"] = p95(updates)
+    out["warm_ms"] = median_ms(warm_times)
+    recompute._warm = real_warm
+
+    spec = view_spec(seeder.task, views_for(seeder.task)[0])
+    board = Board.objects.get(phase=seeder.phase, view=spec.key)
+    controls = Controls(view=spec.key, default_view=spec.key)
+
+    # CSV peak memory: streamed (the view's iterator), and built in memory as the old design did.
+    from leaderboard.boards.query import ranked_rows
+
+    tracemalloc.start()
+    size = sum(len(chunk) for chunk in exports.export_chunks("csv", board, spec, controls, []))
+    out["csv_peak_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    tracemalloc.start()
+    body = exports.to_csv(spec, list(ranked_rows(board, controls, [])), controls, exports.truth_of(board))
+    out["csv_old_peak_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    out["csv_mb"] = size / 1e6
+    del body
+    connection.close()
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "leaderboard.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1",
+         "--log-level", "warning", "--timeout", "300"],
+        cwd=REPO,
+    )  # fmt: skip
+    try:
+        wait_until_up(base, server)
+        slug = args.task
+        page = f"{base}/tasks/{slug}/"
+        fetch(page)
+        out["page_warm_ms"] = median_ms([fetch(page)[1] for _ in range(args.requests)])
+        cold = []
+        for _ in range(args.requests):
+            bump_version(phase_id)
+            cold.append(fetch(page)[1])
+        out["page_cold_ms"] = median_ms(cold)
+
+        # From a score being stored to the page showing it: a top-ten score, the worker's update, then polling.
+        visible = []
+        for k in range(args.updates):
+            tenth = BoardRow.objects.filter(board=board, is_public=True).order_by("quality", "tail")[9:10].get().metrics
+            method = f"Fresh {k}"
+            value = dict(tenth)
+            value[spec.metric] = tenth[spec.metric] + 1e-9
+            t = time.perf_counter()
+            (sub,) = seeder.submissions(args.size + args.updates + k, 1, method=method, metrics=value, public=True)
+            update_board(seeder.phase, sub.pk, enqueue_tests=False)
+            while method.encode() not in fetch(page)[2]:
+                if time.perf_counter() - t > 30:
+                    raise SystemExit(f"{method} never appeared on the page")
+            visible.append((time.perf_counter() - t) * 1000)
+        out["visible_median_ms"] = median_ms(visible)
+        out["visible_p95_ms"] = p95(visible)
+
+        csv_url = f"{base}/tasks/{slug}/leaderboard.csv"
+        firsts, totals = [], []
+        for _ in range(max(3, args.requests // 3)):
+            first, total, _ = fetch(csv_url)
+            firsts.append(first)
+            totals.append(total)
+        out["csv_first_byte_ms"] = median_ms(firsts)
+        out["csv_total_ms"] = median_ms(totals)
+
+        ids = ",".join(
+            str(s)
+            for s in BoardRow.objects.filter(board=board, is_public=True)
+            .order_by("quality", "tail")
+            .values_list("submission_id", flat=True)[:4]
+        )
+        compare = f"{base}/compare/?ids={ids}"
+        fetch(compare)
+        out["compare_ms"] = median_ms([fetch(compare)[1] for _ in range(args.requests)])
+        out["healthz_ms"] = median_ms([fetch(base + "/healthz")[1] for _ in range(args.requests)])
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return out
+
+
+# --- the parent: every database and size, the table and the chart -----------------------------
+
+COLUMNS = [
+    ("backend", "db", "{}"),
+    ("size", "submissions", "{:,}"),
+    ("rows", "board rows", "{:,}"),
+    ("rebuild_ms", "old: rebuild per score ms", "{:,.0f}"),
+    ("update_ms", "new: update ms (median)", "{:.1f}"),
+    ("warm_ms", "cache warm ms", "{:.1f}"),
+    ("visible_p95_ms", "score->page p95 ms", "{:.0f}"),
+    ("page_warm_ms", "page warm ms", "{:.1f}"),
+    ("page_cold_ms", "page cold ms", "{:.1f}"),
+    ("csv_first_byte_ms", "CSV 1st byte ms", "{:.1f}"),
+    ("csv_total_ms", "CSV total ms", "{:,.0f}"),
+    ("csv_peak_mb", "CSV peak MB", "{:.1f}"),
+    ("csv_old_peak_mb", "old CSV peak MB", "{:.1f}"),
+    ("compare_ms", "compare ms", "{:.1f}"),
+]
+
+
+def table(results: list[dict]) -> str:
+    head = "| " + " | ".join(label for _, label, _ in COLUMNS) + " |"
+    rule = "|" + "|".join("---" for _ in COLUMNS) + "|"
+    lines = [head, rule]
+    for r in results:
+        lines.append("| " + " | ".join(fmt.format(r[key]) if key in r else "—" for key, _, fmt in COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def verdicts(results: list[dict]) -> list[str]:
+    out = []
+    for r in results:
+        checks = [(name, r.get(key), TARGETS_MS[name]) for name, key in (
+            ("update", "update_ms"), ("visible_p95", "visible_p95_ms"), ("page_cold", "page_cold_ms"),
+            ("csv_first_byte", "csv_first_byte_ms"))]  # fmt: skip
+        parts = [f"{name} {'PASS' if v is not None and v < limit else 'FAIL'}" for name, v, limit in checks]
+        mem = r.get("csv_peak_mb")
+        parts.append(f"csv memory {'PASS' if mem is not None and mem < TARGET_CSV_MB else 'FAIL'}")
+        parts.append(f"compare {'PASS' if r.get('compare_ms', 1e9) < 200 else 'FAIL'}")
+        out.append(f"{r['backend']} {r['size']:,}: " + ", ".join(parts))
+    return out
+
+
+def chart(results: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for backend, marker in (("sqlite", "o"), ("postgresql", "s")):
+        rows = sorted((r for r in results if r["backend"] == backend), key=lambda r: r["size"])
+        if not rows:
+            continue
+        sizes = [r["size"] for r in rows]
+        left.plot(sizes, [r["rebuild_ms"] for r in rows], marker=marker, label=f"old: full rebuild ({backend})")
+        left.plot(sizes, [r["update_ms"] for r in rows], marker=marker, label=f"new: one update ({backend})")
+        right.plot(sizes, [r["csv_old_peak_mb"] for r in rows], marker=marker, label=f"old: CSV in memory ({backend})")
+        right.plot(sizes, [r["csv_peak_mb"] for r in rows], marker=marker, label=f"new: CSV streamed ({backend})")
+    left.set(xscale="log", yscale="log", xlabel="scored submissions on the task", ylabel="worker ms after one score")
+    left.set_title("Board work after one new score")
+    right.set(xscale="log", yscale="log", xlabel="scored submissions on the task", ylabel="peak Python MB")
+    right.set_title("CSV export memory")
+    for ax in (left, right):
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="mudi")
-    parser.add_argument("--submissions", type=int, default=5000)
-    parser.add_argument("--methods-per-team", type=int, default=2)
-    parser.add_argument("--requests", type=int, default=30)
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--sizes", default="5000,20000,100000")
+    parser.add_argument("--updates", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=10)
+    parser.add_argument("--backends", default="", help="sqlite,postgresql (default: sqlite, plus postgresql if set)")
+    parser.add_argument("--chart", type=Path, help="write the chart PNG here")
+    parser.add_argument("--json", type=Path, help="write the raw results here")
+    parser.add_argument("--child-timeout", type=float, default=1500)
+    parser.add_argument("--budget", type=float, default=3000, help="start no new size after this many seconds")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--size", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-leaderboard-"))
-    env = environment(tmp)
-    os.environ.update(env)
-    sys.path.insert(0, str(REPO))
-    server = None
-    try:
-        print(f"preparing a database in {tmp} ...", flush=True)
-        manage(env, "migrate", "--noinput")
-        manage(env, "collectstatic", "--noinput")
-        began = time.perf_counter()
-        phase_id, rebuild = seed(args.task, args.submissions, args.methods_per_team)
-        from leaderboard.boards.models import Board, BoardRow
+    if args.child:
+        sys.path.insert(0, str(REPO))
+        print("RESULT " + json.dumps(child(args), default=str), flush=True)
+        return 0
 
-        rows = BoardRow.objects.filter(board__phase_id=phase_id).count()
-        boards = Board.objects.filter(phase_id=phase_id).count()
-        print(f"seeded {args.submissions} scored submissions on {args.task} in {time.perf_counter() - began:.1f} s; "
-              f"board rebuild {rebuild:.2f} s -> {boards} view(s), {rows} rows")  # fmt: skip
-
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "leaderboard.wsgi",
-                "-b",
-                f"127.0.0.1:{port}",
-                "-w",
-                "1",
-                "--log-level",
-                "warning",
-            ],  # fmt: skip
-            cwd=REPO,
-            env=env,
-        )
-        wait_until_up(base, server)
-        slug = args.task
-        urls = {
-            "healthz (baseline)": ("/healthz", None),
-            "page": (f"/tasks/{slug}/", "page"),
-            "page 3, reversed sort": (f"/tasks/{slug}/?sort=-{_second_column(slug)}&page=3", "page"),
-            "csv": (f"/tasks/{slug}/leaderboard.csv", "csv"),
-            "json": (f"/tasks/{slug}/leaderboard.json", None),
-            "benchmarks": ("/benchmarks/", None),
-        }
-        baseline = None
-        failed = False
-        print(f"\n{args.requests} requests each, wall time on localhost (ms); cold = board version bumped first")
-        print(f"{'url':<28}{'warm median':>12}{'warm p90':>10}{'cold median':>13}{'cold p90':>10}{'KB':>8}  vs target")
-        for name, (path, target) in urls.items():
-            warm = measure(base + path, args.requests)
-            cold = measure(base + path, args.requests, phase_id) if target else None
-            if baseline is None:
-                baseline = warm["median"]
-            verdict = ""
-            if target:
-                ok = warm["median"] < TARGETS_MS[target]
-                failed |= not ok
-                verdict = f"{'PASS' if ok else 'FAIL'} (< {TARGETS_MS[target]:.0f} ms warm)"
-                verdict += f", cold {'PASS' if cold['median'] < TARGETS_MS[target] else 'over'}"
-            cold_text = f"{cold['median']:>13.1f}{cold['p90']:>10.1f}" if cold else f"{'':>13}{'':>10}"
-            print(f"{name:<28}{warm['median']:>12.1f}{warm['p90']:>10.1f}{cold_text}{warm['bytes'] / 1024:>8.0f}"
-                  f"  {verdict}  ({warm['median'] / baseline:.1f}x healthz)")  # fmt: skip
-        print("\nRESULT:", "FAIL" if failed else "PASS")
-        return 1 if failed else 0
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=20)
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _second_column(slug: str) -> str:
-    import scoring
-    from leaderboard.boards.spec import view_spec
-
-    return view_spec(scoring.get_task(slug)).columns[1].key
+    database_url = os.environ.get("DATABASE_URL", "")
+    backends = args.backends.split(",") if args.backends else ["sqlite"] + (
+        ["postgresql"] if database_url.startswith("postgres") else []
+    )  # fmt: skip
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results: list[dict] = []
+    started = time.monotonic()
+    for size in sizes:
+        for backend in backends:
+            if time.monotonic() - started > args.budget:
+                print(f"budget of {args.budget:.0f} s spent: skipping {backend} {size:,}", flush=True)
+                continue
+            tmp = Path(tempfile.mkdtemp(prefix="bench-leaderboard-"))
+            try:
+                url = None
+                if backend == "postgresql":
+                    reset_postgres(database_url)
+                    url = database_url
+                env = environment(tmp, url)
+                (tmp / "var").mkdir(parents=True, exist_ok=True)
+                print(f"{backend} {size:,}: running ...", flush=True)
+                began = time.monotonic()
+                done = subprocess.run(
+                    [sys.executable, __file__, "--child", "--size", str(size), "--task", args.task,
+                     "--updates", str(args.updates), "--requests", str(args.requests)],
+                    cwd=REPO, env=env, capture_output=True, text=True, timeout=args.child_timeout,
+                )  # fmt: skip
+                line = next((ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")), None)
+                if line is None:
+                    print(done.stdout[-2000:], done.stderr[-4000:], sep="\n")
+                    continue
+                result = json.loads(line[len("RESULT ") :])
+                result["wall_s"] = time.monotonic() - began
+                results.append(result)
+                print(f"  done in {result['wall_s']:.0f} s (seeding {result['seed_s']:.0f} s)", flush=True)
+            except subprocess.TimeoutExpired:
+                print(f"  {backend} {size:,}: over {args.child_timeout:.0f} s, stopped", flush=True)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    print()
+    print(table(results))
+    print()
+    print("\n".join(verdicts(results)))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, default=str))
+    if args.chart and results:
+        chart(results, args.chart)
+        print(f"chart: {args.chart}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -323,8 +323,10 @@ SHARED_DATA_DIR = env_path("LEADERBOARD_SHARED_DIR", (BASE_DIR.parent / "shared"
 
 # Submissions.
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 200 * 1024 * 1024)
-# Uploads up to this size are validated in the request; larger ones in the worker.
+# Uploads up to this size, compressed AND uncompressed, and up to this many rows are validated in
+# the request; the web process stops reading past either bound and leaves the file to the worker.
 SUBMISSION_INLINE_VALIDATION_BYTES = env_int("SUBMISSION_INLINE_VALIDATION_BYTES", 20 * 1024 * 1024)
+SUBMISSION_INLINE_VALIDATION_ROWS = env_int("SUBMISSION_INLINE_VALIDATION_ROWS", 500_000)
 # The sweep re-enqueues submissions queued longer than this (the broker lost them).
 SWEEP_REQUEUE_AFTER_SECONDS = env_int("SWEEP_REQUEUE_AFTER_SECONDS", 120)
 # A running submission is declared "worker lost" this long after the hard time limit.

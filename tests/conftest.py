@@ -68,6 +68,12 @@ def postgres(settings) -> None:
     require("postgresql" in engine, "the suite is not running on PostgreSQL (set DATABASE_URL)")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings) -> None:
+    """Each test starts with its own rate-limit counters (the cache outlives a test)."""
+    settings.RATE_LIMIT_KEY_PREFIX = f"{uuid.uuid4().hex}:"
+
+
 # --- the cast -----------------------------------------------------------------
 
 
@@ -75,7 +81,7 @@ def postgres(settings) -> None:
 def alice(db):
     from leaderboard.accounts.services import create_user
 
-    return create_user("alice", "alice@example.org", PASSWORD)
+    return create_user("alice", "alice@example.org", PASSWORD, email_verified=True)
 
 
 @pytest.fixture
@@ -83,7 +89,7 @@ def bob(db, alice):
     from leaderboard.accounts.models import Membership
     from leaderboard.accounts.services import create_team, create_user
 
-    bob = create_user("bob", "bob@example.org", PASSWORD)
+    bob = create_user("bob", "bob@example.org", PASSWORD, email_verified=True)
     lab = create_team(alice, "Alice Lab")
     Membership.objects.create(team=lab, user=bob)
     return bob
@@ -100,14 +106,14 @@ def alice_lab(bob):
 def charlie(db):
     from leaderboard.accounts.services import create_user
 
-    return create_user("charlie", "charlie@example.org", PASSWORD)
+    return create_user("charlie", "charlie@example.org", PASSWORD, email_verified=True)
 
 
 @pytest.fixture
 def olga(db):
     from leaderboard.accounts.services import create_user
 
-    return create_user("olga", "olga@example.org", PASSWORD, is_staff=True)
+    return create_user("olga", "olga@example.org", PASSWORD, is_staff=True, email_verified=True)
 
 
 # --- a real Celery worker -------------------------------------------------------

@@ -17,6 +17,8 @@ class User(AbstractUser):
     email = models.EmailField(unique=True)
     # Send an email when a submission finishes scoring (on by default).
     email_results = models.BooleanField(default=True)
+    # Submitting needs a confirmed address (a signed link by mail): one person, one mailbox, one quota.
+    email_verified = models.BooleanField(default=False)
 
     @property
     def personal_team(self) -> Team:

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from leaderboard.accounts import services
+from leaderboard.accounts import ratelimit, services
 from leaderboard.accounts.access import (
     can_manage_team,
     get_owned_team_for,
@@ -24,11 +24,17 @@ from leaderboard.accounts.models import Invitation, Membership
 @require_http_methods(["GET", "POST"])
 def team_create(request: HttpRequest) -> HttpResponse:
     form = TeamCreateForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        team = services.create_team(request.user, form.cleaned_data["name"])
-        messages.success(request, f"Team {team.name} created. Invite your colleagues by username.")
-        return redirect(team)
-    return render(request, "accounts/team_create.html", {"form": form})
+        # A fresh team used to mean a fresh quota; teams are now bound per phase, and creating them is braked too.
+        limited = ratelimit.hit("team-create-user", str(request.user.pk))
+        if limited is None:
+            team = services.create_team(request.user, form.cleaned_data["name"])
+            messages.success(request, f"Team {team.name} created. Invite your colleagues by username.")
+            return redirect(team)
+        form.add_error(None, limited.explain("new teams"))
+        status = 429
+    return render(request, "accounts/team_create.html", {"form": form}, status=status)
 
 
 def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):

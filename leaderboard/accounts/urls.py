@@ -13,6 +13,8 @@ from leaderboard.accounts.forms import ChangePasswordForm, NewPasswordForm
 app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("verify/resend/", views.resend_verification, name="resend_verification"),
+    path("verify/<str:token>/", views.verify_email, name="verify_email"),
     path(
         "login/",
         auth_views.LoginView.as_view(template_name="registration/login.html", redirect_authenticated_user=True),

@@ -11,9 +11,9 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from leaderboard.accounts import services
+from leaderboard.accounts import ratelimit, services, verification
 from leaderboard.accounts.access import get_invitation_for
 from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
@@ -32,14 +32,54 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = services.create_user(
-            form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
+        # Counted only for valid forms: a typo in the password confirmation does not use up an attempt.
+        limited = ratelimit.hit("signup-ip", ratelimit.client_ip(request))
+        if limited is None:
+            user = services.create_user(
+                form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
+            )
+            verification.send_verification_email(user)
+            login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
+            messages.success(
+                request,
+                f"Welcome, {user.username}! Your personal team is ready. We sent a link to {user.email}: "
+                "open it to verify your address before submitting.",
+            )
+            return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
+        form.add_error(None, limited.explain("accounts created from your network"))
+        status = 429
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}, status=status)
+
+
+@require_GET
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from the verification mail: mark the address verified (works logged in or out)."""
+    user = verification.user_for_token(token)
+    if user is None:
+        messages.error(
+            request, "This verification link is invalid or has expired. Log in and send a new one from your profile."
         )
-        login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
-        messages.success(request, f"Welcome, {user.username}! Your personal team is ready.")
-        return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
-    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""})
+        return redirect("accounts:profile" if request.user.is_authenticated else "accounts:login")
+    verification.mark_verified(user)
+    messages.success(request, f"Thank you: {user.email} is verified. You can submit now.")
+    return redirect("accounts:profile" if request.user.is_authenticated else "accounts:login")
+
+
+@login_required
+@require_POST
+def resend_verification(request: HttpRequest) -> HttpResponse:
+    """Send the verification link again (rate-limited per user: no mail flooding)."""
+    user = request.user
+    if user.email_verified:
+        messages.info(request, "Your e-mail address is already verified.")
+    elif (limited := ratelimit.hit("verify-mail-user", str(user.pk))) is not None:
+        messages.error(request, limited.explain("verification mails"))
+    else:
+        verification.send_verification_email(user)
+        messages.success(request, f"We sent a new verification link to {user.email}.")
+    return redirect(_safe_next(request) or "accounts:profile")
 
 
 @login_required

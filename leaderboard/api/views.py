@@ -32,7 +32,7 @@ from leaderboard.api.problems import ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
 from leaderboard.boards import exports
 from leaderboard.boards.models import Board
-from leaderboard.boards.query import parse_controls, row_count, select_rows, team_ids_for
+from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
 from leaderboard.boards.spec import view_spec
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import access, quotas, services
@@ -180,11 +180,8 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         return response
     rows, count = [], 0
     if board is not None:
-        fields = exports.EXPORT_FIELDS + (("ranks",) if controls.sort else ())
-        selected = select_rows(board, spec, controls, team_ids)
-        count = row_count(board, controls, selected)
-        start = (page - 1) * page_size
-        rows = list(selected.values(*fields)[start : start + page_size])
+        count = row_count(board, controls, select_rows(board, spec, controls, team_ids))
+        rows = ranked_page(board, controls, team_ids, (page - 1) * page_size, page_size)
     metric_keys = exports.metric_columns(spec)
     body = {
         "task": task.slug,
@@ -337,6 +334,12 @@ def _create(request: Request, phase: Phase) -> Response:
         )
     except quotas.QuotaExceeded as exceeded:
         raise _quota_problem(exceeded) from None
+    except quotas.EmailNotVerified as refused:
+        raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
+    except quotas.TeamLocked as refused:
+        raise ApiProblem(
+            409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug
+        ) from None
     submission = Submission.objects.select_related("phase__challenge", "team").get(pk=submission.pk)
     body = submission_dict(submission, request)
     return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["links"]["self"]})

@@ -10,12 +10,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.cache import cache as django_cache
 from django.http import Http404
 
 import scoring
-from leaderboard.boards import charts
+from leaderboard.boards import cache, charts
 from leaderboard.boards.exports import describe_metric
-from leaderboard.boards.pair_tests import pair_test
+from leaderboard.boards.models import PairTest
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
 from leaderboard.boards.spec import ViewSpec, view_spec, views_for
 from leaderboard.challenges.truth_cache import TruthMissing
 from leaderboard.formatting import metric_text
@@ -74,30 +76,80 @@ def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[
     return table
 
 
+def _outcome(test) -> dict:
+    return {
+        "p_value": test.p_value,
+        "n_resamples": test.n_used,
+        "delta": test.delta,
+        "observed_a": test.observed_a,
+        "observed_b": test.observed_b,
+        "significant": test.p_value < ALPHA,
+    }
+
+
+def failure_key(a_id, b_id, metric: str) -> str:
+    """Where the worker leaves the reason a pair could not be tested (read by the page)."""
+    return cache.key("compare-failure", a_id, b_id, metric)
+
+
 def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
-    """Paired bootstrap of the view's metric: the first submission against each other one (cached)."""
+    """Paired bootstrap of the view's metric: the first submission against each other one.
+
+    Only stored tests are read here; missing ones are enqueued for a worker
+    (``leaderboard.boards.tasks.run_compare_tests``) after the request, and the
+    page shows them as pending until they are stored (its script reloads that part).
+    """
     outcomes = []
     reference = subs[0]
+    others = [s.pk for s in subs[1:]]
+    stored = {
+        t.submission_b_id: t
+        for t in PairTest.objects.filter(
+            submission_a_id=reference.pk,
+            submission_b_id__in=others,
+            metric=spec.metric,
+            n_resamples=BOOTSTRAP_RESAMPLES,
+            seed=BOOTSTRAP_SEED,
+        )
+    }
+    missing = []
     for other in subs[1:]:
         outcome: dict[str, Any] = {"a": reference, "b": other}
-        try:
-            test = pair_test(spec, reference, other)
-        except TruthMissing:
+        if other.pk in stored:
+            outcome.update(_outcome(stored[other.pk]))
+        elif not reference.phase.has_truth:
             outcome["error"] = "the task's truth file is not available"
-        except (scoring.ScoringError, OSError, ValueError) as error:
-            log.warning("compare: bootstrap %s vs %s failed: %s", reference.pk, other.pk, error)
-            outcome["error"] = f"the test could not be run ({error})"
+        elif failure := django_cache.get(failure_key(reference.pk, other.pk, spec.metric)):
+            outcome["error"] = failure
         else:
-            outcome.update(
-                p_value=test.p_value,
-                n_resamples=test.n_used,
-                delta=test.delta,
-                observed_a=test.observed_a,
-                observed_b=test.observed_b,
-                significant=test.p_value < ALPHA,
-            )
+            outcome["pending"] = True
+            missing.append(str(other.pk))
         outcomes.append(outcome)
+    if missing:
+        from leaderboard.boards.tasks import enqueue_compare_tests
+
+        enqueue_compare_tests(spec.key, str(reference.pk), missing)
     return outcomes
+
+
+def run_tests(view: str, a_id, b_ids: list) -> int:
+    """Compute and store the bootstraps of A against each B (the worker's side of ``significance``)."""
+    a = Submission.objects.select_related("phase").filter(pk=a_id).first()
+    if a is None:
+        return 0
+    spec = view_spec(a.phase.task, view)
+    aligner = Aligner(a.phase, spec)
+    done = 0
+    for b in Submission.objects.filter(pk__in=b_ids, phase=a.phase):
+        try:
+            pair_test(spec, a, b, aligner=aligner)
+            done += 1
+        except TruthMissing:
+            django_cache.set(failure_key(a.pk, b.pk, spec.metric), "the task's truth file is not available", 3600)
+        except (scoring.ScoringError, OSError, ValueError) as error:
+            log.warning("compare: bootstrap %s vs %s failed: %s", a.pk, b.pk, error)
+            django_cache.set(failure_key(a.pk, b.pk, spec.metric), f"the test could not be run ({error})", 3600)
+    return done
 
 
 def build_comparison(user, ids: list, direction: str | None) -> dict | str:
@@ -114,6 +166,7 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     view = direction if direction in views_for(task) else views_for(task)[0]
     spec = view_spec(task, view)
     values = Result.objects.filter(submission__in=subs).by_submission()
+    tests = significance(spec, subs)
     rows = [
         {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
     ]
@@ -127,10 +180,11 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         "submissions": subs,
         "labels": [charts.label(r) for r in rows],
         "table": metric_table(spec, subs, values),
-        "tests": significance(spec, subs),
+        "tests": tests,
         "charts": [c for c in found_charts if c],
         "views": [{"key": v, "label": view_spec(task, v).label, "checked": v == spec.key} for v in views_for(task)]
         if len(views_for(task)) > 1
         else [],
         "ids": ",".join(str(s.pk) for s in subs),
+        "tests_pending": any(t.get("pending") for t in tests),
     }

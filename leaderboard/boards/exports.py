@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import scoring
-from leaderboard.boards import cache
 from leaderboard.boards.models import Board
-from leaderboard.boards.query import Controls, select_rows
-from leaderboard.boards.spec import ViewSpec, significance_text
+from leaderboard.boards.query import Controls, ranked_rows
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, significance_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
@@ -73,7 +73,7 @@ FIXED_COLUMNS = (
 
 def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
     """One row as {column: value}; the rank is the rank of the current sort."""
-    rank = row["ranks"].get(sort) if sort and sort in (row.get("ranks") or {}) else row["rank"]
+    rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
     untested = spec.significance == "bootstrap" and row["p_value"] is None and not mark
     out = {
@@ -125,21 +125,26 @@ def _declarations_text(declarations: dict) -> str:
     return ";".join(parts)
 
 
-def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
-    """The CSV body: one header line, one line per row; the scoring version on every line."""
+# Rows per chunk of a streamed export: a few hundred KB at most, whatever the board's size.
+CHUNK_ROWS = 500
+
+
+def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> Iterator[str]:
+    """The CSV body in chunks: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     columns = header(spec)
     writer.writerow(columns)
+    yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
     truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
-    for row in rows:
+    for i, row in enumerate(rows, start=1):
         data = export_row(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
-        # need converting: the hot loop of a 5,000-row export.
+        # need converting: the hot loop of a large export.
         writer.writerow(
             [
                 *(safe_cell(_csv_value(data[c])) for c in FIXED_COLUMNS),
@@ -148,7 +153,21 @@ def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict
                 *truth_cells,
             ]
         )
-    return buffer.getvalue()
+        if i % CHUNK_ROWS == 0:
+            yield _drain(buffer)
+    yield _drain(buffer)
+
+
+def _drain(buffer: io.StringIO) -> str:
+    text = buffer.getvalue()
+    buffer.seek(0)
+    buffer.truncate()
+    return text
+
+
+def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
+    """The whole CSV body as one string (``csv_chunks`` joined)."""
+    return "".join(csv_chunks(spec, rows, controls, truth))
 
 
 def _csv_value(value):
@@ -161,11 +180,9 @@ def _csv_value(value):
     return value
 
 
-def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
-    """The JSON body (layout in docs/leaderboards.md)."""
+def _json_document(board: Board, spec: ViewSpec, rows: list, controls: Controls) -> dict:
     task = spec.task
-    metric_keys = metric_columns(spec)
-    document = {
+    return {
         "format_version": FORMAT_VERSION,
         "scoring_version": scoring.__version__,
         "task": {
@@ -196,29 +213,48 @@ def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Contro
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
         "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
-        "rows": [export_row(spec, row, controls.sort, metric_keys) for row in rows],
+        "rows": rows,
     }
-    return json.dumps(document, indent=1, default=str)
 
 
-# Row fields the exports read (no positions; ranks only under a column sort).
-EXPORT_FIELDS = (
-    "submission_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline", "uses_external_data",
-    "paper_url", "code_url", "declarations", "rank", "position", "tied_with_leader", "p_value", "metrics",
-)  # fmt: skip
+_ROWS_MARK = "\x00rows\x00"
 
 
-def export_body(kind: str, board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> str:
-    """The CSV or JSON text of a view (every row, no pagination), cached per board version and controls."""
+def json_chunks(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
+    """The JSON body (layout in docs/leaderboards.md) in chunks, the same text as ``json.dumps(..., indent=1)``."""
+    metric_keys = metric_columns(spec)
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is None:
+        yield json.dumps(_json_document(board, spec, [], controls), indent=1, default=str)
+        return
+    # The document around its rows, then each row indented as the encoder would at depth 2.
+    head, tail = json.dumps(_json_document(board, spec, [_ROWS_MARK], controls), indent=1, default=str).split(
+        json.dumps(_ROWS_MARK)
+    )
+    parts = [head]
+    for i, row in enumerate(itertools.chain([first], rows)):
+        text = json.dumps(export_row(spec, row, controls.sort, metric_keys), indent=1, default=str)
+        parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
+        if len(parts) >= CHUNK_ROWS:
+            yield "".join(parts)
+            parts = []
+    parts.append(tail)
+    yield "".join(parts)
 
-    def build() -> str:
-        fields = EXPORT_FIELDS + (("ranks",) if controls.sort else ())
-        rows = list(select_rows(board, spec, controls, team_ids).values(*fields)) if board else []
-        if kind == "csv":
-            return to_csv(spec, rows, controls, truth_of(board))
-        return to_json(board or Board(), spec, rows, controls)
 
-    if board is None:
-        return build()
-    parts = ("export", kind, board.pk, board.version, board.phase.truth_sha256[:12], controls.cache_parts()[:-1])
-    return cache.get_or_compute(cache.key(*parts, controls.private and tuple(team_ids)), build)
+def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
+    """The whole JSON body as one string."""
+    return "".join(json_chunks(board, spec, rows, controls))
+
+
+def export_chunks(kind: str, board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]):
+    """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
+
+    Rows come from a server-side cursor (``query.ranked_rows``), so memory does
+    not grow with the board and the first bytes leave before the last row is read.
+    """
+    rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if kind == "csv":
+        return csv_chunks(spec, rows, controls, truth_of(board))
+    return json_chunks(board or Board(), spec, rows, controls)

@@ -72,9 +72,15 @@ class BoardRow(models.Model):
     # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
     tags = models.TextField(blank=True)
 
-    # Place under the board's ranking metric (private rows: the place they would take).
-    rank = models.PositiveIntegerField(null=True)
-    position = models.PositiveIntegerField()
+    # The (team, method) half of the row's group: the method name without case or extra spaces.
+    method_key = models.CharField(max_length=100)
+    # Sort keys (``leaderboard.boards.placement.quality_key``/``tail_key``): ordering by
+    # (quality, tail) is the board's ranking; rank and position are computed from them
+    # when rows are read (DENSE_RANK/ROW_NUMBER), so a new row never rewrites others.
+    quality = models.CharField(max_length=400)
+    tail = models.CharField(max_length=60)
+    # {column key: quality key} of every other sortable column.
+    sort_keys = models.JSONField(default=dict)
     value = models.FloatField(null=True)
     spread = models.FloatField(null=True)
     n_seeds = models.PositiveSmallIntegerField(default=1)
@@ -82,15 +88,16 @@ class BoardRow(models.Model):
     # Paired-bootstrap p-value against the leader (single-seed tasks; None when not tested).
     p_value = models.FloatField(null=True)
 
-    # Display metrics {key: value} and, per sortable column, rank and position.
+    # Display metrics {key: value}.
     metrics = models.JSONField(default=dict)
-    ranks = models.JSONField(default=dict)
-    positions = models.JSONField(default=dict)
 
     class Meta:
         indexes = [
-            # The default page: WHERE board = ? AND is_public ORDER BY position LIMIT n.
-            models.Index(fields=["board", "is_public", "position"], name="boardrow_page_idx"),
+            # The default page: WHERE board = ? AND is_public ORDER BY quality, tail LIMIT n,
+            # with DENSE_RANK() OVER (ORDER BY quality) streamed from the same index.
+            models.Index(fields=["board", "is_public", "quality", "tail"], name="boardrow_rank_idx"),
+            # One board update: the rows of the changed submission's team and method.
+            models.Index(fields=["board", "team", "method_key"], name="boardrow_group_idx"),
         ]
 
     def __str__(self) -> str:

@@ -102,8 +102,8 @@ def run_pending_tests(phase: Phase) -> int:
     computed = 0
     for board in Board.objects.filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0):
         spec = view_spec(phase.task, board.view)
-        top = BoardRow.objects.filter(board=board, is_public=True, position=1, rank__isnull=False).first()
-        if top is None:
+        top = BoardRow.objects.filter(board=board, is_public=True).order_by("quality", "tail").first()
+        if top is None or top.value is None:
             continue
         leader = Submission.objects.select_related("phase").get(pk=top.submission_id)
         others = (

@@ -15,11 +15,12 @@ this module decides what is ranked against what:
 
 from __future__ import annotations
 
+import struct
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from leaderboard.boards.spec import ViewSpec
 from scoring.ranking import Entry, IntervalMode, Ranked, rank
@@ -236,3 +237,113 @@ def progression(spec: ViewSpec, candidates: Iterable[Candidate]) -> list[dict]:
                 }
             )
     return steps
+
+
+# --- sort keys: the same order as ``scoring.ranking.rank``, as strings the database can sort -------
+#
+# A board row stores, per ordering, its "quality" key (the ranking metric and the
+# tie-breaks, each in its own direction, missing last) and one "tail" (submission
+# date, then id). Comparing (quality, tail) as strings is exactly the total order of
+# ``scoring.ranking.rank``, and two rows share a dense rank iff their quality keys
+# are equal, so the database ranks with DENSE_RANK()/ROW_NUMBER() over an index and
+# a new score never rewrites the places of the rows it passes.
+
+MISSING_PART = "1" + "0" * 16
+_SIGN = 1 << 63
+_MASK = (1 << 64) - 1
+
+
+def _float_part(value: float | None, higher_is_better: bool) -> str:
+    """17 characters: "1..." for a missing (or NaN) value, else "0" + 16 hex digits ascending "better first"."""
+    if value is None or value != value:
+        return MISSING_PART
+    x = (-float(value) if higher_is_better else float(value)) + 0.0  # + 0.0 turns -0.0 into 0.0
+    bits = struct.unpack(">Q", struct.pack(">d", x))[0]
+    bits = (~bits & _MASK) if bits & _SIGN else (bits | _SIGN)
+    return f"0{bits:016x}"
+
+
+def quality_key(values: dict, metric: str, higher_is_better: bool, tiebreak: Sequence[tuple[str, bool]] = ()) -> str:
+    """The sortable key of (metric, tie-breaks); starts with "1" exactly when the metric is missing."""
+    first = _float_part(values.get(metric), higher_is_better)
+    if first == MISSING_PART:  # unranked rows are ordered by date and id alone
+        return MISSING_PART * (1 + len(tiebreak))
+    return first + "".join(_float_part(values.get(key), better) for key, better in tiebreak)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def tail_key(submitted_at: datetime, submission_id: str) -> str:
+    """Earlier submission first, then the id as text (``scoring.ranking``'s last two tie-breaks)."""
+    micros = (submitted_at - _EPOCH) // timedelta(microseconds=1)
+    # A UUID's text without its dashes (all at fixed places) sorts like its text: hex digits only,
+    # so every database collation orders these keys as Python does.
+    return f"{micros:016x}{str(submission_id).replace('-', '')}"
+
+
+def column_keys(spec: ViewSpec, values: dict) -> dict[str, str]:
+    """{column key: quality key} for every sortable column except the view's ranking metric."""
+    return {
+        column.key: quality_key(values, column.key, column.higher_is_better, column_tiebreak(spec, column.key))
+        for column in spec.sortable
+        if column.key != spec.metric
+    }
+
+
+def view_key(spec: ViewSpec, values: dict) -> str:
+    return quality_key(values, spec.metric, spec.higher_is_better, spec.tiebreak)
+
+
+def is_ranked(quality: str) -> bool:
+    return not quality.startswith("1")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the mark of a row needs to know about it (or about the leader)."""
+
+    id: str
+    is_public: bool
+    quality: str
+    tail: str
+    value: float | None
+    spread: float | None
+
+
+def mark(spec: ViewSpec, row: Standing, leader: Standing | None, p_value: float | None) -> bool:
+    """The "indistinguishable from the public leader" mark of one row, by ``scoring.ranking.rank``.
+
+    The leader is marked; an unranked row is not; a private row with no public
+    leader, or placed above it, would lead and is marked; otherwise the pure
+    ranking function decides from the two entries (interval overlap over seeds,
+    or the bootstrap verdict ``p_value >= ALPHA``).
+    """
+    from scoring.significance import ALPHA
+
+    if not is_ranked(row.quality):
+        return False
+    if leader is None or row.id == leader.id:
+        return True
+    verdict = None if p_value is None else p_value >= ALPHA
+
+    def entry(s: Standing, order: float, indistinguishable: bool | None) -> Entry:
+        return Entry(
+            id=s.id,
+            submitted_at=order,
+            values={spec.metric: s.value},
+            spread=s.spread,
+            n_seeds=len(spec.task.seeds),
+            indistinguishable_from_leader=indistinguishable,
+        )
+
+    if (row.quality, row.tail) < (leader.quality, leader.tail):
+        return True  # a private row placed above the public leader would itself lead
+    # Quality and tail already put the leader first; "submitted" 0 vs 1 keeps it first on equal values.
+    pair = rank(
+        [entry(leader, 0.0, None), entry(row, 1.0, verdict)],
+        metric=spec.metric,
+        higher_is_better=spec.higher_is_better,
+        interval_mode=spec.significance,
+    )
+    return next(p.tied_with_leader for p in pair if p.entry.id == row.id)

@@ -6,21 +6,17 @@ formatted here; the same ``row_fields`` feed the HTML table and both exports.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q
 from django.urls import reverse
 
 import scoring
 from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.placement import is_ranked
 from leaderboard.boards.query import Controls, row_count, select_rows
-from leaderboard.boards.spec import ViewSpec, declaration_badges, view_spec, views_for
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, view_spec, views_for
 from leaderboard.formatting import metric_text
 
-ROW_FIELDS = (
-    "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
-    "uses_external_data", "paper_url", "code_url", "declarations", "rank", "position", "value", "spread",
-    "n_seeds", "tied_with_leader", "p_value", "metrics", "ranks", "positions",
-)  # fmt: skip
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
 # The builders of the charts a kind names in ``Kind.extra_charts``: rows -> chart.
@@ -44,13 +40,13 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     # The leader is not marked as indistinguishable from itself.
     row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
-    row["shown_rank"] = row["ranks"].get(sort) if sort and sort in (row["ranks"] or {}) else row["rank"]
+    row["shown_rank"] = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     return row
 
 
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
-    rows = BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False).order_by("position")
+    rows = BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0").order_by("quality", "tail")
     return [dict(row) for row in rows.values("method_name", "team_name", "metrics")[:CHART_ROWS]]
 
 
@@ -77,8 +73,8 @@ def follows_view(controls: Controls | None) -> bool:
 
 def view_chart_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
     """The rows of the filtered, sorted table (every page), as the charts read them."""
-    rows = select_rows(board, spec, controls, team_ids).filter(rank__isnull=False)
-    return list(rows.values("method_name", "team_name", "metrics")[:CHART_ROWS])
+    rows = query.ranked_page(board, controls, team_ids, 0, CHART_ROWS)
+    return [{k: r[k] for k in ("method_name", "team_name", "metrics")} for r in rows if r["rank"] is not None]
 
 
 def board_charts(
@@ -115,9 +111,7 @@ def board_charts(
 
 
 def warm(board: Board) -> None:
-    """Fill the cache for a board's default view: charts, first page, CSV (the worker runs this)."""
-    from leaderboard.boards.exports import export_body
-
+    """Fill the cache for a board's default view: charts and first page (the worker runs this; exports stream)."""
     spec = view_spec(board.phase.task, board.view)
     sibling = None
     other = sibling_task(spec.task)
@@ -128,11 +122,6 @@ def warm(board: Board) -> None:
     board_charts(board, spec, sibling)
     controls = Controls(view=spec.key, default_view=views_for(spec.task)[0])
     page_rows(board, spec, controls, [])
-    export_body("csv", board, spec, controls, [])
-
-
-def rows_queryset_values(rows: QuerySet) -> QuerySet:
-    return rows.values(*ROW_FIELDS)
 
 
 def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> tuple[list, int]:
@@ -142,10 +131,9 @@ def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids:
     key = cache.key("page", board.pk, board.version, controls.cache_parts(), controls.private and tuple(team_ids))
 
     def build() -> tuple[list, int]:
-        rows = select_rows(board, spec, controls, team_ids)
-        total = row_count(board, controls, rows)
+        total = row_count(board, controls, select_rows(board, spec, controls, team_ids))
         start = (controls.page - 1) * query.PAGE_SIZE
-        page = list(rows_queryset_values(rows)[start : start + query.PAGE_SIZE])
+        page = query.ranked_page(board, controls, team_ids, start, query.PAGE_SIZE)
         return [present_row(spec, row, controls.sort) for row in page], total
 
     return cache.get_or_compute(key, build)
@@ -175,12 +163,8 @@ def dataset_breakdown(tasks: list) -> dict:
         board = boards.get(task.slug)
         rows = []
         if board is not None:
-            rows = list(
-                BoardRow.objects.filter(board=board, is_public=True)
-                .order_by("position")
-                .values(*ROW_FIELDS)[:DATASET_ROWS]
-            )
-            rows = [present_row(spec, row) for row in rows]
+            controls = Controls(view=board.view, default_view=views_for(task)[0])
+            rows = [present_row(spec, row) for row in query.ranked_page(board, controls, [], 0, DATASET_ROWS)]
         splits.append({"task": task, "spec": spec, "board": board, "rows": rows, "phase": phases.get(task.slug)})
         for row in rows:
             entry = methods.setdefault(
@@ -222,21 +206,27 @@ def board_standing(submission) -> dict | None:
     row = (
         BoardRow.objects.filter(board__phase_id=submission.phase_id, board__view=spec.key, submission_id=submission.pk)
         .select_related("board")
-        .only("rank", "position", "is_public", "board__n_rows", "board__id")
+        .only("quality", "tail", "is_public", "team_id", "board__n_rows", "board__id")
         .first()
     )
     if row is None:
         return None
     board = row.board
-    before = BoardRow.objects.filter(board=board, is_public=True, position__lt=row.position).count()
+    public = BoardRow.objects.filter(board=board, is_public=True)
+    before = public.filter(Q(quality__lt=row.quality) | Q(quality=row.quality, tail__lt=row.tail)).count()
     page = before // query.PAGE_SIZE + 1
     params = [] if row.is_public else ["private=1"]
     if page > 1:
         params.append(f"page={page}")
     url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
-    n_ranked = BoardRow.objects.filter(board=board, is_public=True, rank__isnull=False).count()
+    n_ranked = public.filter(quality__startswith="0").count()
+    # The rank its team sees: 1 + the distinct better keys among public rows and the team's own.
+    rank = None
+    if is_ranked(row.quality):
+        seen = BoardRow.objects.filter(board=board).filter(Q(is_public=True) | Q(team_id=row.team_id))
+        rank = 1 + seen.filter(quality__lt=row.quality).values("quality").distinct().count()
     return {
-        "rank": row.rank,
+        "rank": rank,
         "n_ranked": n_ranked + (0 if row.is_public else 1),
         "is_public": row.is_public,
         "metric_name": spec.task.metric(spec.metric).name,

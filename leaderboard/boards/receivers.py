@@ -1,23 +1,22 @@
-"""Signal receivers: rebuild a phase's boards when its results change.
+"""Signal receivers: keep a phase's boards up to date when its results change.
 
-``submission_scored`` arrives in the worker after the scoring transaction
-commits; ``board_changed`` wherever visibility changed (web or worker). Both
-rebuild synchronously (a second or so even for thousands of submissions) so the
-next page view is current; the slow bootstrap tests go to a Celery task.
+``submission_scored`` arrives in the scoring worker after the scoring
+transaction commits: the board update task runs right there, in that worker
+(``apply``: no second trip through the broker, so the new score is on the board
+when the submitter's client reads it). ``board_changed`` arrives wherever
+visibility or a score changed, often a web request, with the changed
+``submission`` when there is one: it only enqueues
+``leaderboard.boards.tasks.update_boards`` on commit, so no web request ranks.
 """
 
 from __future__ import annotations
 
-import logging
-
-from leaderboard.boards.recompute import recompute_phase
-
-log = logging.getLogger(__name__)
+from leaderboard.boards.tasks import enqueue_update, update_boards
 
 
 def on_submission_scored(sender, submission, **kwargs) -> None:
-    recompute_phase(submission.phase)
+    update_boards.apply(args=(submission.phase_id, str(submission.pk)), throw=True)
 
 
-def on_board_changed(sender, phase, **kwargs) -> None:
-    recompute_phase(phase)
+def on_board_changed(sender, phase, submission=None, **kwargs) -> None:
+    enqueue_update(phase.pk, submission.pk if submission is not None else None)

@@ -1,19 +1,30 @@
-"""Rebuild a phase's boards from its scored submissions (runs in the worker, never per request).
+"""Keeping a phase's boards current (in the worker, never per request).
 
-``recompute_phase`` reads every scored submission of a phase with the few
-result values ranking needs, picks one row per team and method, ranks them
-(``leaderboard.boards.placement``), loads the display metrics of the chosen rows
-only, and replaces the phase's ``Board``/``BoardRow`` rows in one transaction.
-A new ``Board.version`` makes every cached page of the phase stale.
+Rows store sort keys, not ranks (``leaderboard.boards.placement``); pages and exports
+rank in the database when they read (``leaderboard.boards.query``). So:
+
+- ``update_board(phase, submission_id)``, run by ``tasks.update_boards`` after one
+  submission was scored, hidden, shown, re-run or removed, rebuilds only that
+  submission's team-and-method rows (public and private), keeps the counts by
+  difference, extends the state of the art in place, and rewrites other rows'
+  marks only when the public leader changed;
+- ``recompute_phase(phase)`` rebuilds every board from scratch: the specification
+  the update must always agree with (``tests/boards/test_board_incremental.py``),
+  and what ``manage.py recompute_boards`` runs after a scorer-version change.
+
+Both replace ``Board.version``, which makes every cached page of the phase stale.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import scoring
@@ -22,16 +33,18 @@ from leaderboard.boards.models import Board, BoardRow, PairTest
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
 from leaderboard.boards.placement import (
     Candidate,
-    leader,
-    place_by_columns,
-    place_for_view,
+    Standing,
+    column_keys,
+    is_ranked,
+    mark,
     progression,
     representatives,
+    tail_key,
+    view_key,
 )
 from leaderboard.boards.spec import ViewSpec, declaration_tags, view_spec, views_for
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
-from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
 
@@ -46,34 +59,13 @@ def _ranking_keys(specs: list[ViewSpec]) -> set[str]:
     return keys
 
 
-def _verdicts(spec: ViewSpec, rows: list[Candidate]) -> tuple[dict[str, bool | None], dict[str, float], int]:
-    """Bootstrap verdicts against the public leader from cached PairTests, p-values, and how many are missing."""
-    if spec.significance != Board.Significance.BOOTSTRAP:
-        return {}, {}, 0
-    top = leader(spec, rows)
-    if top is None:
-        return {}, {}, 0
-    others = [c.id for c in rows if c.id != top.id and c.values.get(spec.metric) is not None]
-    tests = PairTest.objects.filter(
-        submission_a_id=top.id,
-        submission_b_id__in=others,
-        metric=spec.metric,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        seed=BOOTSTRAP_SEED,
-    ).values_list("submission_b_id", "p_value")
-    p_values = {str(b): p for b, p in tests}
-    verdicts = {other: (p_values[other] >= ALPHA if other in p_values else None) for other in others}
-    return verdicts, p_values, sum(1 for other in others if other not in p_values)
+SUBMISSION_FIELDS = (
+    "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
+    "uses_external_data", "paper_url", "code_url", "declarations",
+)  # fmt: skip
 
 
-def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
-    fields = (
-        "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
-        "uses_external_data", "paper_url", "code_url", "declarations",
-    )  # fmt: skip
-    subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*fields))
-    scored = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED)
-    values = scored.by_submission(keys)
+def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tuple[list[Candidate], dict[str, dict]]:
     candidates = []
     info = {}
     for s in subs:
@@ -93,100 +85,324 @@ def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str
     return candidates, info
 
 
-def _build_rows(
-    board: Board, spec: ViewSpec, reps: list[Candidate], info: dict, places: dict, by_column: dict, p_values: dict
-) -> list[BoardRow]:
-    rows = []
-    for c in reps:
-        s = info[c.id]
-        place = places[c.id]
-        values = c.values
-        spread_key = spec.spread_key(spec.metric)
-        rows.append(
-            BoardRow(
-                board=board,
-                submission_id=s["id"],
-                team_id=c.team_id,
-                team_name=c.team_name,
-                method_name=c.method_name,
-                submitted_at=c.submitted_at,
-                is_public=c.is_public,
-                is_baseline=s["is_baseline"],
-                uses_external_data=s["uses_external_data"],
-                paper_url=s["paper_url"],
-                code_url=s["code_url"],
-                declarations=s["declarations"] or {},
-                tags=declaration_tags(
-                    spec.task,
-                    s["declarations"] or {},
-                    uses_external_data=s["uses_external_data"],
-                    is_baseline=s["is_baseline"],
-                ),
-                rank=place.rank,
-                position=place.position,
-                value=values.get(spec.metric),
-                spread=values.get(spread_key) if spread_key else None,
-                n_seeds=len(spec.task.seeds),
-                tied_with_leader=place.tied_with_leader,
-                p_value=p_values.get(c.id),
-                metrics=values,
-                ranks={key: places[c.id].rank for key, places in by_column.items()},
-                positions={key: places[c.id].position for key, places in by_column.items()},
-            )
-        )
-    return rows
+def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
+    subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*SUBMISSION_FIELDS))
+    values = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED).by_submission(
+        keys
+    )
+    return _to_candidates(subs, values)
+
+
+def method_key(name: str) -> str:
+    """The method half of a row's group (``Candidate.group``): no case, single spaces."""
+    return " ".join(name.split()).casefold()
+
+
+def _build_row(board: Board, spec: ViewSpec, c: Candidate, s: dict) -> BoardRow:
+    """A board row for representative ``c`` (its values include the display metrics); no mark yet."""
+    values = c.values
+    spread_key = spec.spread_key(spec.metric)
+    return BoardRow(
+        board=board,
+        submission_id=s["id"],
+        team_id=c.team_id,
+        team_name=c.team_name,
+        method_name=c.method_name,
+        method_key=method_key(c.method_name),
+        submitted_at=c.submitted_at,
+        is_public=c.is_public,
+        is_baseline=s["is_baseline"],
+        uses_external_data=s["uses_external_data"],
+        paper_url=s["paper_url"],
+        code_url=s["code_url"],
+        declarations=s["declarations"] or {},
+        tags=declaration_tags(
+            spec.task,
+            s["declarations"] or {},
+            uses_external_data=s["uses_external_data"],
+            is_baseline=s["is_baseline"],
+        ),
+        quality=view_key(spec, values),
+        tail=tail_key(c.submitted_at, c.id),
+        sort_keys=column_keys(spec, values),
+        value=values.get(spec.metric),
+        spread=values.get(spread_key) if spread_key else None,
+        n_seeds=len(spec.task.seeds),
+        metrics=values,
+    )
+
+
+def _standing(row: BoardRow) -> Standing:
+    return Standing(
+        id=str(row.submission_id),
+        is_public=row.is_public,
+        quality=row.quality,
+        tail=row.tail,
+        value=row.value,
+        spread=row.spread,
+    )
+
+
+def _first(rows: Iterable[BoardRow]) -> BoardRow | None:
+    """The public leader among ``rows``: the first public ranked row in (quality, tail) order."""
+    ranked = [r for r in rows if r.is_public and is_ranked(r.quality)]
+    return min(ranked, key=lambda r: (r.quality, r.tail), default=None)
+
+
+def _leader_row(board: Board, exclude: Q | None = None) -> BoardRow | None:
+    rows = BoardRow.objects.filter(board=board, is_public=True)
+    if exclude is not None:
+        rows = rows.exclude(exclude)
+    found = rows.order_by("quality", "tail").only("submission_id", "is_public", "quality", "tail", "value", "spread")
+    first = found.first()
+    return first if first is not None and is_ranked(first.quality) else None
+
+
+def _leader_p_values(spec: ViewSpec, leader: BoardRow | None, submission_ids: Iterable | None = None) -> dict:
+    """{submission id: p-value} of the cached bootstraps of the leader against others (bootstrap boards)."""
+    if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
+        return {}
+    tests = PairTest.objects.filter(
+        submission_a_id=leader.submission_id,
+        metric=spec.metric,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        seed=BOOTSTRAP_SEED,
+    )
+    if submission_ids is not None:
+        tests = tests.filter(submission_b_id__in=list(submission_ids))
+    return {str(b): p for b, p in tests.values_list("submission_b_id", "p_value")}
+
+
+def _apply_mark(spec: ViewSpec, row: BoardRow, leader: BoardRow | None, p_values: dict[str, float]) -> bool:
+    """Set the row's p-value and mark against ``leader``; True if either changed."""
+    sid = str(row.submission_id)
+    tested = spec.significance == Board.Significance.BOOTSTRAP and leader is not None and is_ranked(row.quality)
+    p_value = p_values.get(sid) if tested and sid != str(leader.submission_id) else None
+    tied = mark(spec, _standing(row), _standing(leader) if leader is not None else None, p_value)
+    changed = (row.p_value, row.tied_with_leader) != (p_value, tied)
+    row.p_value, row.tied_with_leader = p_value, tied
+    return changed
+
+
+def _pending(spec: ViewSpec, board: Board, leader: BoardRow | None) -> int:
+    """Bootstrap comparisons with the leader still to run: ranked rows other than the leader without a p-value."""
+    if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
+        return 0
+    return (
+        BoardRow.objects.filter(board=board, p_value__isnull=True, value__isnull=False)
+        .exclude(submission_id=leader.submission_id)
+        .count()
+    )
+
+
+def _board_for(phase: Phase, spec: ViewSpec) -> Board:
+    board, _ = Board.objects.get_or_create(
+        phase=phase,
+        view=spec.key,
+        defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
+    )
+    board.metric = spec.metric
+    board.higher_is_better = spec.higher_is_better
+    board.tiebreak = [list(pair) for pair in spec.tiebreak]
+    board.significance = spec.significance
+    return board
+
+
+def _public_activity(phase: Phase) -> tuple[int, object]:
+    found = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True).aggregate(
+        n=Count("id"), last=Max("created_at")
+    )
+    return found["n"], found["last"]
+
+
+def _stamp(board: Board, leader: BoardRow | None) -> None:
+    board.best_value = leader.value if leader is not None else None
+    board.version = uuid.uuid4()
+    board.computed_at = timezone.now()
+    board.scoring_version = scoring.__version__
+
+
+def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> None:
+    transaction.on_commit(cache.invalidate_summaries)
+    transaction.on_commit(lambda: _warm(boards))
+    if enqueue_tests and any(b.pending_tests for b in boards):
+        transaction.on_commit(lambda: _enqueue_tests(phase.pk))
 
 
 def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
-    """Rebuild every board of ``phase``; enqueue missing bootstrap tests after commit if asked."""
+    """Rebuild every board of ``phase`` from scratch; enqueue missing bootstrap tests after commit if asked.
+
+    The specification the incremental ``update_board`` must always agree with
+    (a property test checks it), and what a scorer-version change runs
+    (``manage.py recompute_boards``).
+    """
     task = phase.task
     specs = [view_spec(task, view) for view in views_for(task)]
     boards = []
     with transaction.atomic():
-        # Serialise recomputes of one phase (two workers finishing at once) on PostgreSQL. NO KEY
+        # Serialise rebuilds and updates of one phase (two workers finishing at once) on PostgreSQL. NO KEY
         # UPDATE: an upload inserting a submission of this phase (FOR KEY SHARE) is not blocked by it.
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         candidates, info = _candidates(phase, _ranking_keys(specs))
         stored = {key for spec in specs for key in spec.stored_keys()}
+        public = [c for c in candidates if c.is_public]
+        n_submissions = len(public)
+        last_activity = max((c.submitted_at for c in public), default=None)
         for spec in specs:
             reps = representatives(spec, candidates, phase.board_mode)
-            verdicts, p_values, pending = _verdicts(spec, reps)
-            board, _ = Board.objects.get_or_create(
-                phase=phase,
-                view=spec.key,
-                defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
-            )
+            board = _board_for(phase, spec)
             rep_ids = [c.id for c in reps]
             metrics = Result.objects.filter(submission_id__in=rep_ids).by_submission(stored) if rep_ids else {}
-            # The ranking needs the sortable column values of every row, not only the ranking keys.
             reps = [replace(c, values={**c.values, **metrics.get(c.id, {})}) for c in reps]
-            places = place_for_view(spec, reps, verdicts)
-            column_places = place_by_columns(spec, reps)
-            public = [c for c in candidates if c.is_public]
-            top = [c for c in reps if c.is_public and places[c.id].position == 1]
-            board.metric = spec.metric
-            board.higher_is_better = spec.higher_is_better
-            board.tiebreak = [list(pair) for pair in spec.tiebreak]
-            board.significance = spec.significance
-            board.version = uuid.uuid4()
-            board.computed_at = timezone.now()
-            board.scoring_version = scoring.__version__
-            board.n_rows = sum(1 for c in reps if c.is_public)
-            board.n_submissions = len(public)
-            board.best_value = top[0].values.get(spec.metric) if top else None
-            board.last_activity = max((c.submitted_at for c in public), default=None)
+            board.save()
+            rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
+            leader = _first(rows)
+            p_values = _leader_p_values(spec, leader)
+            for row in rows:
+                _apply_mark(spec, row, leader, p_values)
+            _stamp(board, leader)
+            board.n_rows = sum(1 for r in rows if r.is_public)
+            board.n_submissions = n_submissions
+            board.last_activity = last_activity
             board.progression = progression(spec, public)
-            board.pending_tests = pending
+            board.pending_tests = (
+                sum(1 for r in rows if r.value is not None and r.p_value is None and r is not leader)
+                if spec.significance == Board.Significance.BOOTSTRAP and leader is not None
+                else 0
+            )
             board.save()
             BoardRow.objects.filter(board=board).delete()
-            rows = _build_rows(board, spec, reps, info, places, column_places, p_values)
             BoardRow.objects.bulk_create(rows, batch_size=500)
             boards.append(board)
-        transaction.on_commit(cache.invalidate_summaries)
-        transaction.on_commit(lambda: _warm(boards))
-        if enqueue_tests and any(b.pending_tests for b in boards):
-            transaction.on_commit(lambda: _enqueue_tests(phase.pk))
+        _after_commit(phase, boards, enqueue_tests)
     return boards
+
+
+def _progression_after(spec: ViewSpec, phase: Phase, steps: list[dict], changed: Candidate | None, sid: str):
+    """The state of the art after one submission changed, recomputed from scratch only if it held a record."""
+    if any(step["submission"] == sid for step in steps):
+        public = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True)
+        values = Result.objects.filter(submission__in=public).by_submission([spec.metric])
+        candidates, _ = _to_candidates(list(public.values(*SUBMISSION_FIELDS)), values)
+        return progression(spec, candidates)
+    if changed is None or not changed.is_public or changed.values.get(spec.metric) is None:
+        return steps
+    # Records before the changed submission stay; it is a record if it beats the last of them,
+    # and then later records stay only if they beat it.
+    at = (changed.submitted_at, changed.id)
+    before = [s for s in steps if (datetime.fromisoformat(s["date"]), s["submission"]) < at]
+    after = [s for s in steps if (datetime.fromisoformat(s["date"]), s["submission"]) > at]
+    value = changed.values[spec.metric]
+
+    def beats(a: float, b: float) -> bool:
+        return a > b if spec.higher_is_better else a < b
+
+    if before and not beats(value, before[-1]["value"]):
+        return steps
+    return before + progression(spec, [changed]) + [s for s in after if beats(s["value"], value)]
+
+
+def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> list[Board]:
+    """Bring the phase's boards up to date after one submission changed (scored, hidden, shown, re-run).
+
+    Work is proportional to what changed, not to the board: the submission's
+    team-and-method rows (public and private) are rebuilt from that group's
+    submissions; ranks are not stored, so no other row is written unless the
+    public leader changed, when every mark against it is recomputed. A deleted
+    submission (no group to find) falls back to a full rebuild.
+    """
+    sub = Submission.objects.filter(pk=submission_id, phase=phase).values("team_id", "method_name").first()
+    if sub is None:
+        return recompute_phase(phase, enqueue_tests=enqueue_tests)
+    sid = str(submission_id)
+    key = method_key(sub["method_name"])
+    task = phase.task
+    specs = [view_spec(task, view) for view in views_for(task)]
+    stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
+    boards = []
+    with transaction.atomic():
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
+        group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
+        members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
+        values = (
+            Result.objects.filter(submission_id__in=[m["id"] for m in members]).by_submission(stored) if members else {}
+        )
+        candidates, info = _to_candidates(members, values)
+        changed = next((c for c in candidates if c.id == sid), None)
+        n_submissions, last_activity = _public_activity(phase)
+        in_group = Q(team_id=sub["team_id"], method_key=key)
+        for spec in specs:
+            board = _board_for(phase, spec)
+            old = _leader_row(board)
+            rows = [_build_row(board, spec, c, info[c.id]) for c in representatives(spec, candidates, phase.board_mode)]
+            others = _leader_row(board, exclude=in_group)
+            leader = _first([*rows, *([others] if others else [])])
+            moved = (old is None) != (leader is None) or (old is not None and (_standing(old) != _standing(leader)))
+            gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
+            BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
+            p_values = _leader_p_values(spec, leader, None if moved else [r.submission_id for r in rows])
+            for row in rows:
+                _apply_mark(spec, row, leader, p_values)
+            BoardRow.objects.bulk_create(rows)
+            # The row and pending counts move by what the group's rows changed (no count over the board).
+            pending = sum(_is_pending(spec, r, leader) for r in rows)
+            if moved:
+                pending += _remark(spec, board, leader, p_values, exclude=in_group)
+            else:
+                pending += board.pending_tests - sum(_is_pending(spec, r, leader) for r in gone)
+            _stamp(board, leader)
+            board.n_rows += sum(r.is_public for r in rows) - sum(r.is_public for r in gone)
+            board.n_submissions = n_submissions
+            board.last_activity = last_activity
+            board.progression = _progression_after(spec, phase, board.progression, changed, sid)
+            board.pending_tests = pending
+            board.save()
+            boards.append(board)
+        _after_commit(phase, boards, enqueue_tests)
+    return boards
+
+
+MARK_FIELDS = ("id", "submission_id", "is_public", "quality", "tail", "value", "spread", "p_value", "tied_with_leader")
+
+
+def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
+    """A ranked row whose bootstrap against the leader has not run yet (bootstrap boards)."""
+    return (
+        spec.significance == Board.Significance.BOOTSTRAP
+        and leader is not None
+        and row.value is not None
+        and row.p_value is None
+        and str(row.submission_id) != str(leader.submission_id)
+    )
+
+
+def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
+    """Recompute every mark against a new leader (the only update that touches every row); returns the pending."""
+    dirty = []
+    pending = 0
+    for row in BoardRow.objects.filter(board=board).exclude(exclude).only(*MARK_FIELDS).iterator(chunk_size=5000):
+        if _apply_mark(spec, row, leader, p_values):
+            dirty.append(row)
+        pending += _is_pending(spec, row, leader)
+    BoardRow.objects.bulk_update(dirty, ["p_value", "tied_with_leader"], batch_size=1000)
+    return pending
+
+
+def refresh_marks(phase: Phase) -> None:
+    """Re-read the leader's cached bootstraps into the marks of every row (after ``run_pending_tests``)."""
+    task = phase.task
+    with transaction.atomic():
+        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
+        boards = []
+        for board in Board.objects.filter(phase=phase):
+            spec = view_spec(task, board.view)
+            leader = _leader_row(board)
+            _remark(spec, board, leader, _leader_p_values(spec, leader), exclude=Q(pk__in=[]))
+            board.pending_tests = _pending(spec, board, leader)
+            board.version = uuid.uuid4()
+            board.save(update_fields=["pending_tests", "version"])
+            boards.append(board)
+        _after_commit(phase, boards, enqueue_tests=False)
 
 
 def _warm(boards: list[Board]) -> None:

@@ -1,24 +1,81 @@
-"""Celery tasks of the boards: the bootstrap tests behind the "indistinguishable" mark."""
+"""Celery tasks of the boards: one board update per changed submission, and the bootstrap tests.
+
+Both take ids and are enqueued after the commit that changed the data
+(``enqueue_update``), so no web request ranks anything.
+"""
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
+from django.db import transaction
 
 from leaderboard.boards.pair_tests import run_pending_tests
-from leaderboard.boards.recompute import recompute_phase
+from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
 from leaderboard.challenges.models import Phase
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def update_boards(phase_id: int, submission_id: str | None = None) -> None:
+    """Bring a phase's boards up to date after ``submission_id`` changed (None: rebuild them from scratch).
+
+    Idempotent: the update reads the submission's current state, so a duplicate
+    or late delivery writes the same rows again.
+    """
+    phase = Phase.objects.filter(pk=phase_id).first()
+    if phase is None:
+        return
+    if submission_id is None:
+        recompute_phase(phase)
+    else:
+        update_board(phase, submission_id)
+
+
+def enqueue_update(phase_id: int, submission_id=None) -> None:
+    """Send ``update_boards`` once the current transaction commits (at once outside one)."""
+
+    def send() -> None:
+        try:
+            update_boards.delay(phase_id, str(submission_id) if submission_id is not None else None)
+        except Exception:  # a broker outage must not fail the caller; `recompute_boards` repairs a board
+            log.exception("could not enqueue the board update of phase %s", phase_id)
+
+    transaction.on_commit(send)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def run_board_tests(phase_id: int) -> int:
-    """Run the missing leader-vs-row bootstraps of a phase, then rebuild its boards with the marks.
+    """Run the missing leader-vs-row bootstraps of a phase, then put their verdicts on the rows.
 
-    Idempotent: tests already stored are skipped, and the rebuild does not
-    enqueue this task again (a pair that cannot be tested would loop forever).
+    Idempotent: tests already stored are skipped, and refreshing the marks does
+    not enqueue this task again (a pair that cannot be tested would loop forever).
     """
     phase = Phase.objects.filter(pk=phase_id).first()
     if phase is None:
         return 0
     computed = run_pending_tests(phase)
-    recompute_phase(phase, enqueue_tests=False)
+    refresh_marks(phase)
     return computed
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_compare_tests(view: str, a_id: str, b_ids: list[str]) -> int:
+    """The compare page's missing bootstraps of A against each B (stored in ``PairTest``)."""
+    from leaderboard.boards.compare import run_tests
+
+    return run_tests(view, a_id, b_ids)
+
+
+def enqueue_compare_tests(view: str, a_id: str, b_ids: list[str]) -> None:
+    """Send ``run_compare_tests`` after the request's transaction (the page never computes a test)."""
+
+    def send() -> None:
+        try:
+            run_compare_tests.delay(view, a_id, b_ids)
+        except Exception:  # the page keeps saying "pending"; the next visit tries again
+            log.exception("could not enqueue the compare tests of %s", a_id)
+
+    transaction.on_commit(send)

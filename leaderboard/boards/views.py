@@ -11,7 +11,7 @@ import dataclasses
 import math
 import uuid
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
@@ -238,16 +238,16 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
 # --- exports -------------------------------------------------------------------------------------
 
 
-def _export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+def _export(request: HttpRequest, slug: str, kind: str) -> StreamingHttpResponse:
     task = _task_or_404(slug)
     controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
     spec = view_spec(task, controls.view)
     board, _ = _board_and_phase(task, spec.key)
     team_ids = team_ids_for(request.user) if controls.private else []
 
-    body = exports.export_body(kind, board, spec, controls, team_ids)
+    chunks = exports.export_chunks(kind, board, spec, controls, team_ids)
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/json"
-    response = HttpResponse(body, content_type=content_type)
+    response = StreamingHttpResponse(chunks, content_type=content_type)
     response["Content-Disposition"] = f'inline; filename="{task.slug}-{spec.key}-leaderboard.{kind}"'
     response["X-Scoring-Version"] = scoring.__version__
     if controls.private:
@@ -257,12 +257,12 @@ def _export(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
 
 @require_GET
-def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def leaderboard_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     return _export(request, slug, "csv")
 
 
 @require_GET
-def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponse:
+def leaderboard_json(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     return _export(request, slug, "json")
 
 

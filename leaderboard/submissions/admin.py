@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from django.contrib import admin, messages
 
 from leaderboard.submissions import services
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import PhaseEntry, Result, Submission
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -57,3 +57,13 @@ class SubmissionAdmin(admin.ModelAdmin):
     raw_id_fields = ["phase", "team", "user"]
     inlines = [ResultInline]
     actions = [rerun]
+
+
+@admin.register(PhaseEntry)
+class PhaseEntryAdmin(admin.ModelAdmin):
+    """Which team each user submits through on a phase; changing it is the organizer's decision."""
+
+    list_display = ["user", "phase", "team", "created_at"]
+    list_filter = ["phase"]
+    search_fields = ["user__username", "team__name"]
+    raw_id_fields = ["user", "team"]

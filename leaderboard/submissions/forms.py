@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from typing import cast
 
 from django import forms
@@ -10,7 +12,7 @@ from django.conf import settings
 import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
-from leaderboard.submissions import staging
+from leaderboard.submissions import quotas, staging
 from leaderboard.submissions.services import Metadata, scoring_limits
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
@@ -28,6 +30,36 @@ def _yes_no_field(label: str, help_text: str = "", initial: str | None = None) -
         widget=forms.RadioSelect,
         initial=initial,
     )
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def bounded_content(upload, max_bytes: int, max_rows: int) -> bytes | None:
+    """The upload's uncompressed bytes if they stay within both bounds, else None (the worker validates it).
+
+    Reads at most ``max_bytes + 1`` uncompressed bytes, so a tiny gzip of
+    millions of rows costs the web process a fixed amount of memory and time.
+    A corrupt gzip returns the raw bytes: scoring then names the problem.
+    """
+    upload.seek(0)
+    head = upload.read(2)
+    upload.seek(0)
+    try:
+        if head == GZIP_MAGIC:
+            try:
+                with gzip.GzipFile(fileobj=upload, mode="rb") as unzipped:
+                    data = unzipped.read(max_bytes + 1)
+            except (gzip.BadGzipFile, EOFError, zlib.error):
+                upload.seek(0)
+                return upload.read(max_bytes + 1)
+        else:
+            data = upload.read(max_bytes + 1)
+    finally:
+        upload.seek(0)
+    if len(data) > max_bytes or data.count(b"\n") > max_rows + 1:  # + 1: the header line
+        return None
+    return data
 
 
 def megabytes(n: int) -> str:
@@ -105,6 +137,13 @@ class SubmissionForm(forms.Form):
         personal = teams.filter(personal=True).first()
         if personal is not None:
             self.fields["team"].initial = personal.pk
+        # The team this user submits through on the phase, once they have one (quotas.bind).
+        self.entry_team = quotas.entry_team(user, phase) if user.is_authenticated else None
+        if self.entry_team is not None:
+            self.fields["team"].initial = self.entry_team.pk
+            self.fields[
+                "team"
+            ].help_text = f"You submit to this task through {self.entry_team.name}; an organizer can change that."
         self.fields["file"].help_text += f" At most {megabytes(settings.SUBMISSION_MAX_BYTES)}."
         for declaration in self.task.declarations:
             name = DECLARATION_PREFIX + declaration.key
@@ -185,10 +224,18 @@ class SubmissionForm(forms.Form):
         self.kept = None
 
     def _validate_inline(self, upload) -> None:
-        """Check the file against the truth now; an invalid file never becomes a submission."""
-        upload.seek(0)
+        """Check the file against the truth now; an invalid file never becomes a submission.
+
+        Bounded by uncompressed bytes and rows (``bounded_content``); a file past
+        either bound is left to the worker.
+        """
+        content = bounded_content(
+            upload, settings.SUBMISSION_INLINE_VALIDATION_BYTES, settings.SUBMISSION_INLINE_VALIDATION_ROWS
+        )
+        if content is None:
+            return  # past the in-request bound once uncompressed: the worker validates it, with the same checks
         try:
-            scoring.align(self.task, phase_truth(self.phase), upload.read(), limits=scoring_limits())
+            scoring.align(self.task, phase_truth(self.phase), content, limits=scoring_limits())
         except scoring.ScoringError as error:
             self.problems = error
             self.add_error(

@@ -58,6 +58,9 @@ class SubmissionQuerySet(models.QuerySet):
     def for_team_phase(self, team: Team, phase: Phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)
 
+    def for_user_phase(self, user, phase: Phase) -> SubmissionQuerySet:
+        return self.filter(user=user, phase=phase)
+
 
 class Submission(models.Model):
     class Status(models.TextChoices):
@@ -126,6 +129,8 @@ class Submission(models.Model):
         indexes = [
             # Quota counts: submissions of a team on a phase since a time.
             models.Index(fields=["phase", "team", "created_at"], name="submission_quota_idx"),
+            # Per-user quota counts: submissions of a user on a phase since a time.
+            models.Index(fields=["phase", "user", "created_at"], name="submission_user_quota_idx"),
             # The sweep: queued or running rows older than a threshold.
             models.Index(fields=["status", "queued_at"], name="submission_status_idx"),
             # The sweep's re-enqueue query: queued rows last sent to the broker before a cutoff.
@@ -213,3 +218,23 @@ class Result(models.Model):
             key, seed = result_keys.split_seed(full)
             rows.append(cls(submission=submission, key=key, seed=seed, value=float(value)))
         return rows
+
+
+class PhaseEntry(models.Model):
+    """The one team a user submits through on a phase: the first one they used.
+
+    Without it, every new team was a fresh quota (issue 14). Changing a user's
+    team on a phase is an organizer's decision: edit or delete the row in the admin.
+    """
+
+    phase = models.ForeignKey("challenges.Phase", on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="phase_entries")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="phase_entries")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["phase", "user"], name="phase_entry_one_team_per_user")]
+        verbose_name_plural = "phase entries"
+
+    def __str__(self) -> str:
+        return f"{self.user} as {self.team} on {self.phase}"

@@ -1,4 +1,11 @@
-"""Submission quotas: per team, per phase, per UTC day and in total.
+"""Submission quotas: per team and per user, per phase, per UTC day and in total; who may submit.
+
+A user submits to a phase through one team only (``PhaseEntry``: the first
+team they used there; an organizer changes it in the admin), needs a verified
+e-mail address, and the limits count both the team's and the user's
+submissions. ``check_may_submit`` refuses early with a sentence;
+``create_submission`` applies the same rules again under the lock. The web
+form and the API both go through these functions.
 
 Only charged submissions count (``Submission.objects.charged()``: failures of
 either kind never do). An upload locks the team's row (``lock``), inserts its
@@ -19,7 +26,7 @@ from django.utils import timezone
 
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.models import Phase
-from leaderboard.submissions.models import Submission
+from leaderboard.submissions.models import PhaseEntry, Submission
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,7 @@ class Quota:
     total_limit: int
     total_used: int
     resets_at: dt.datetime  # next UTC midnight
+    who: str = "Your team"  # whose count this is, for the sentence
 
     @property
     def daily_remaining(self) -> int:
@@ -45,23 +53,76 @@ class Quota:
         return min(self.daily_remaining, self.total_remaining)
 
     @property
+    def _have(self) -> str:
+        return "have" if self.who == "You" else "has"
+
+    @property
     def exhausted(self) -> bool:
         return self.remaining == 0
 
     def explain(self) -> str:
         """A sentence for the form when no submission is left."""
         if self.total_remaining == 0:
-            return f"Your team has used all {self.total_limit} submissions allowed on this task."
+            return f"{self.who} {self._have} used all {self.total_limit} submissions allowed on this task."
         return (
-            f"Your team has used all {self.daily_limit} submissions allowed today on this task; "
+            f"{self.who} {self._have} used all {self.daily_limit} submissions allowed today on this task; "
             f"the count resets at {self.resets_at:%Y-%m-%d %H:%M} UTC."
         )
 
 
-class QuotaExceeded(Exception):
+class SubmissionRefused(Exception):
+    """A rule forbids this submission; the message is shown to the submitter as is."""
+
+
+class QuotaExceeded(SubmissionRefused):
     def __init__(self, quota: Quota) -> None:
         self.quota = quota
         super().__init__(quota.explain())
+
+
+class EmailNotVerified(SubmissionRefused):
+    def __init__(self) -> None:
+        from leaderboard.accounts.verification import NOT_VERIFIED_MESSAGE
+
+        super().__init__(NOT_VERIFIED_MESSAGE)
+
+
+class TeamLocked(SubmissionRefused):
+    """The user already submits to this phase through another team."""
+
+    def __init__(self, entry_team: Team, phase: Phase) -> None:
+        self.entry_team = entry_team
+        super().__init__(
+            f"You submit to this task through the team {entry_team.name} (the first team you used here): "
+            f"each person submits to a task through one team only. Choose {entry_team.name}, "
+            "or ask an organizer to change it."
+        )
+
+
+def entry_team(user, phase: Phase) -> Team | None:
+    """The team the user submits through on the phase, or None before their first submission."""
+    entry = PhaseEntry.objects.filter(user=user, phase=phase).select_related("team").first()
+    return entry.team if entry else None
+
+
+def check_may_submit(user, team: Team, phase: Phase) -> None:
+    """Raise ``SubmissionRefused`` if the user may not submit as ``team`` (no lock; the early check)."""
+    if not user.email_verified:
+        raise EmailNotVerified()
+    bound = entry_team(user, phase)
+    if bound is not None and bound.pk != team.pk:
+        raise TeamLocked(bound, phase)
+
+
+def bind(user, team: Team, phase: Phase) -> None:
+    """Inside the upload's transaction: record ``team`` as the user's team on the phase, or refuse another.
+
+    The unique constraint makes two racing first uploads with different teams
+    end with one entry; the loser reads the winner's row and is refused.
+    """
+    entry, _ = PhaseEntry.objects.get_or_create(user=user, phase=phase, defaults={"team": team})
+    if entry.team_id != team.pk:
+        raise TeamLocked(entry.team, phase)
 
 
 def utc_day_start(now: dt.datetime) -> dt.datetime:
@@ -82,6 +143,21 @@ def quota_for(team: Team, phase: Phase, now: dt.datetime | None = None) -> Quota
     )
 
 
+def user_quota_for(user, phase: Phase, now: dt.datetime | None = None) -> Quota:
+    """The user's own usage on the phase over all their teams (a team switched by an organizer keeps it)."""
+    now = now or timezone.now()
+    day_start = utc_day_start(now)
+    charged = Submission.objects.charged().for_user_phase(user, phase)
+    return Quota(
+        daily_limit=phase.daily_limit,
+        daily_used=charged.filter(created_at__gte=day_start).count(),
+        total_limit=phase.total_limit,
+        total_used=charged.count(),
+        resets_at=day_start + dt.timedelta(days=1),
+        who="You",
+    )
+
+
 def lock(team: Team) -> None:
     """Serialise a team's uploads: lock its row until the transaction ends (PostgreSQL).
 
@@ -98,15 +174,23 @@ def lock(team: Team) -> None:
     list(Team.objects.select_for_update(no_key=True).filter(pk=team.pk).values_list("pk", flat=True))
 
 
-def enforce(team: Team, phase: Phase, now: dt.datetime | None = None) -> Quota:
+def _over(quota: Quota) -> None:
+    if quota.daily_used > quota.daily_limit or quota.total_used > quota.total_limit:
+        before = dt_replace(quota, daily_used=quota.daily_used - 1, total_used=quota.total_used - 1)
+        raise QuotaExceeded(before)
+
+
+def enforce(team: Team, phase: Phase, now: dt.datetime | None = None, *, user=None) -> Quota:
     """After inserting a new submission in this transaction: raise QuotaExceeded if it went over a limit.
+
+    With ``user``, the user's own count is checked too (per team AND per user).
 
     Counting after the insert makes the check race-free on SQLite too (the
     insert holds the database's write lock); on PostgreSQL ``lock`` serialises.
     The caller's transaction rolls the insert back on the exception.
     """
     quota = quota_for(team, phase, now)
-    if quota.daily_used > quota.daily_limit or quota.total_used > quota.total_limit:
-        before = dt_replace(quota, daily_used=quota.daily_used - 1, total_used=quota.total_used - 1)
-        raise QuotaExceeded(before)
+    _over(quota)
+    if user is not None:
+        _over(user_quota_for(user, phase, now))
     return quota

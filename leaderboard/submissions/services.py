@@ -133,13 +133,17 @@ def create_submission(
     The file is written to storage first (hashing it as it streams), then the
     row is inserted under the team's lock after the quota check, and the
     scoring task is enqueued when that transaction commits. Raises
-    ``quotas.QuotaExceeded`` (the stored file is removed). Validation is the
+    ``quotas.QuotaExceeded`` or another ``quotas.SubmissionRefused`` (the stored file is removed). Validation is the
     caller's job (the form validates small files; the worker validates all).
     ``enqueue=False`` leaves the row queued for a caller that runs the task
     itself (``load_benchmarks``); the sweep would pick it up otherwise.
+    A charged upload also needs a verified address and binds the user to
+    ``team`` on the phase (``quotas.SubmissionRefused`` otherwise).
     """
     if charge_quota:
-        # A cheap early refusal without writing the file; the locked check below is the one that counts.
+        # Cheap early refusals without writing the file; the locked checks below are the ones that count.
+        # (A user's own count is checked under the lock only: bound to one team, it cannot pass the team's.)
+        quotas.check_may_submit(user, team, phase)
         quota = quotas.quota_for(team, phase)
         if quota.exhausted:
             raise quotas.QuotaExceeded(quota)
@@ -169,6 +173,7 @@ def create_submission(
         with transaction.atomic():
             if charge_quota:
                 quotas.lock(team)
+                quotas.bind(user, team, phase)
             now = timezone.now()
             submission.status = Submission.Status.QUEUED
             submission.queued_at = now
@@ -177,7 +182,7 @@ def create_submission(
             # lock, so a concurrent upload waits instead of counting the same old total.
             submission.save(force_insert=True)
             if charge_quota:
-                quotas.enforce(team, phase)
+                quotas.enforce(team, phase, user=user)
             if enqueue:
                 enqueue_on_commit(submission.pk)
     except BaseException:
@@ -392,7 +397,9 @@ def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
         Submission.objects.filter(pk=submission.pk).update(**fresh)
         Result.objects.filter(submission_id=submission.pk).delete()
         if was_scored:
-            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+            transaction.on_commit(
+                partial(board_changed.send, sender=Submission, phase=submission.phase, submission=submission)
+            )
         if enqueue:
             enqueue_on_commit(submission.pk)
     for name, value in fresh.items():
@@ -408,7 +415,9 @@ def set_visibility(submission: Submission, is_public: bool) -> None:
         submission.is_public = is_public
         submission.save(update_fields=["is_public"])
         if submission.status == Submission.Status.SCORED:
-            transaction.on_commit(partial(board_changed.send, sender=Submission, phase=submission.phase))
+            transaction.on_commit(
+                partial(board_changed.send, sender=Submission, phase=submission.phase, submission=submission)
+            )
 
 
 # --- the sweep ----------------------------------------------------------------------

@@ -7,5 +7,6 @@ from django.dispatch import Signal
 submission_scored = Signal()
 
 # Sent when something that changes a board's rows changes without a new score
-# (visibility toggled, submission re-scored away, deleted). Arguments: phase.
+# (visibility toggled, submission re-scored away, deleted). Arguments: phase, and
+# submission when one submission changed (receivers then update only what it touches).
 board_changed = Signal()

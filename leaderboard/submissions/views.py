@@ -57,8 +57,8 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
-        except quotas.QuotaExceeded as exceeded:
-            form.add_error(None, str(exceeded))
+        except quotas.SubmissionRefused as refused:
+            form.add_error(None, str(refused))
         else:
             form.discard_kept()
             return redirect(submission)

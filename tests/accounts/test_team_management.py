@@ -86,7 +86,7 @@ def test_an_outsider_gets_no_leave_confirmation(client, alice_lab, charlie):
 def test_the_team_page_lists_the_teams_submissions_and_its_quota_per_task(client, alice_lab, alice, bob):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     make_submission(phase, alice_lab, alice, method_name="LabMethod", is_public=False)
-    make_submission(phase, alice.personal_team, alice, method_name="SoloMethod")
+    make_submission(phase, bob.personal_team, bob, method_name="SoloMethod")
     client.force_login(bob)
     page = client.get("/teams/alice-lab/").content.decode()
     assert "LabMethod" in page and "SoloMethod" not in page

@@ -23,7 +23,7 @@ def board(standing, alice_lab, charlie):
 
 def _csv(client, query: str = "", **headers) -> list[dict]:
     response = client.get(f"/tasks/mudi/leaderboard.csv{query}", **headers)
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    return list(csv.DictReader(io.StringIO(response.getvalue().decode())))
 
 
 def test_it_has_the_csv_exports_columns_and_ranks(client):

@@ -48,6 +48,30 @@ def test_it_submits_as_a_named_team_and_refuses_a_team_of_others(
     assert response.json()["errors"][0]["field"] == "team"
 
 
+def test_a_second_team_on_the_same_phase_is_refused_with_409_naming_the_first(
+    client, alice, alice_lab, token, mudi_phase, sent
+):
+    from leaderboard.accounts.services import create_team
+
+    assert post(client, token, mudi_prediction_csv(), team=alice_lab.slug).status_code == 202
+    fresh = create_team(alice, "Probe 2")
+    response = post(client, token, mudi_prediction_csv(), team=fresh.slug)
+    assert response.status_code == 409
+    body = response.json()
+    assert body["type"].endswith("/team-locked") and body["team"] == "alice-lab"
+    assert "through the team Alice Lab" in body["detail"]
+    assert Submission.objects.count() == 1
+
+
+def test_an_unverified_address_is_403(client, alice, token, mudi_phase, sent):
+    alice.email_verified = False
+    alice.save(update_fields=["email_verified"])
+    response = post(client, token, mudi_prediction_csv())
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/email-not-verified")
+    assert not Submission.objects.exists()
+
+
 def test_an_invalid_file_is_422_with_the_errors_scoring_prints(client, token, mudi_phase, sent, tmp_path, capsys):
     response = post(client, token, invalid_mudi_csv())
     assert response.status_code == 422

@@ -164,3 +164,49 @@ def classification_metrics(ba: float, std: float = 0.01, classes=("inactive", "a
     for seed in range(3):
         out[f"seed/{seed}/balanced_accuracy"] = ba + (seed - 1) * std
     return out
+
+
+@pytest.fixture
+def board_updates_run_at_once(monkeypatch):
+    """Run the board-update task in-process when it is enqueued (production sends it to a worker)."""
+    from leaderboard.boards import tasks
+
+    sent = []
+
+    def run(*args):
+        sent.append(args)
+        tasks.update_boards.apply(args=args)
+
+    monkeypatch.setattr(tasks.update_boards, "delay", run)
+    return sent
+
+
+def ranked(task_slug: str, view: str = "default", public: bool | None = True) -> list:
+    """The board's rows as the page and exports read them (rank, position computed), as objects."""
+    from types import SimpleNamespace
+
+    from leaderboard.boards.models import Board, BoardRow
+    from leaderboard.boards.query import Controls, ranked_rows
+
+    board = Board.objects.filter(phase__task_slug=task_slug, view=view).first()
+    if board is None:
+        return []
+    teams = list(BoardRow.objects.filter(board=board, is_public=False).values_list("team_id", flat=True).distinct())
+    controls = Controls(view=view, private=bool(teams), default_view=view)
+    rows = [SimpleNamespace(**row) for row in ranked_rows(board, controls, teams)]
+    return [r for r in rows if public is None or r.is_public == public]
+
+
+@pytest.fixture
+def compare_tests_run_at_once(monkeypatch, django_capture_on_commit_callbacks):
+    """``get(client, url)``: the compare page once (its tests then run in-process, as a worker would), then again."""
+    from leaderboard.boards import tasks
+
+    monkeypatch.setattr(tasks.run_compare_tests, "delay", lambda *args: tasks.run_compare_tests.apply(args=args))
+
+    def get(client, url: str):
+        with django_capture_on_commit_callbacks(execute=True):
+            client.get(url)
+        return client.get(url)
+
+    return get

@@ -105,7 +105,7 @@ def test_a_registered_kind_gets_a_board_an_export_and_its_charts(client, toy, al
     assert html.index("Close") < html.index("Far")  # lower is better
     assert chart_ids(html) == ["seeds", "progression"]
 
-    export = client.get(f"/tasks/{SLUG}/leaderboard.csv").content.decode()
+    export = client.get(f"/tasks/{SLUG}/leaderboard.csv").getvalue().decode()
     header, first, second = export.splitlines()[:3]
     assert "max_error" in header and "max_error/std" in header
     assert "Close" in first and "Far" in second

@@ -14,6 +14,6 @@ def test_the_board_export_neutralises_method_names(client, standing, alice_lab):
     phase = phase_for("mudi")
     scored(phase, alice_lab, FORMULA, mudi_metrics(0.7, 0.6))
     response = client.get("/tasks/mudi/leaderboard.csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
     assert rows[0]["method"] == "'" + FORMULA
     assert float(rows[0]["aware/macro/f1"]) == 0.7  # numbers stay numbers

@@ -18,7 +18,7 @@ from tests.conftest import REPO
 
 def csv_rows(response) -> list[dict]:
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    return list(csv.DictReader(io.StringIO(response.getvalue().decode())))
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_the_csv_follows_the_controls_of_the_page(client, board):
 def test_the_json_export_documents_its_columns_and_ranking(client, board):
     response = client.get("/tasks/mudi/leaderboard.json?direction=agnostic")
     assert response["Content-Type"] == "application/json"
-    data = json.loads(response.content)
+    data = json.loads(response.getvalue())
     assert data["scoring_version"] == scoring.__version__
     assert data["task"]["slug"] == "mudi"
     assert data["view"]["key"] == "agnostic"
@@ -75,7 +75,7 @@ def test_spreads_are_exported_next_to_their_metric(client, standing, alice_lab):
     scored(phase_for("chemicalx-twosides"), alice_lab, "DeepSynergy", pair_metrics(0.8, spread=0.0125))
     row = csv_rows(client.get("/tasks/chemicalx-twosides/leaderboard.csv"))[0]
     assert float(row["auroc/stderr"]) == 0.0125
-    data = json.loads(client.get("/tasks/chemicalx-twosides/leaderboard.json").content)
+    data = json.loads(client.get("/tasks/chemicalx-twosides/leaderboard.json").getvalue())
     names = {m["key"]: m["name"] for m in data["metrics"]}
     assert names["auroc/stderr"] == "AUROC (stderr)"
 
@@ -85,12 +85,12 @@ def test_private_rows_never_appear_in_exports_for_others(client, board, who):
     if who:
         client.login(username=who, password=PASSWORD)
     for url in ("/tasks/mudi/leaderboard.csv?private=1", "/tasks/mudi/leaderboard.json?private=1"):
-        assert b"Secret" not in client.get(url).content
+        assert b"Secret" not in client.get(url).getvalue()
 
 
 def test_team_members_can_export_their_private_rows_uncached_by_proxies(client, board, bob):
     client.login(username="bob", password=PASSWORD)
-    assert b"Secret" not in client.get("/tasks/mudi/leaderboard.csv").content
+    assert b"Secret" not in client.get("/tasks/mudi/leaderboard.csv").getvalue()
     response = client.get("/tasks/mudi/leaderboard.csv?private=1")
     rows = csv_rows(response)
     assert [(r["method"], r["visibility"]) for r in rows][0] == ("Secret", "private")
@@ -98,8 +98,8 @@ def test_team_members_can_export_their_private_rows_uncached_by_proxies(client, 
 
 
 def test_the_exports_of_an_empty_board_have_a_header(client, standing):
-    assert client.get("/tasks/chemicalx-twosides/leaderboard.csv").content.decode().startswith("rank,position,")
-    assert json.loads(client.get("/tasks/chemicalx-twosides/leaderboard.json").content)["rows"] == []
+    assert client.get("/tasks/chemicalx-twosides/leaderboard.csv").getvalue().decode().startswith("rank,position,")
+    assert json.loads(client.get("/tasks/chemicalx-twosides/leaderboard.json").getvalue())["rows"] == []
 
 
 def cli_metrics(task: str, truth, pred) -> dict[str, float]:
@@ -120,7 +120,7 @@ def assert_exports_equal_cli(client, task_slug: str, submission, expected: dict[
 
     row = next(r for r in csv_rows(client.get(f"/tasks/{task_slug}/leaderboard.csv{query}"))
                if r["submission_id"] == str(submission.pk))  # fmt: skip
-    document = json.loads(client.get(f"/tasks/{task_slug}/leaderboard.json{query}").content)
+    document = json.loads(client.get(f"/tasks/{task_slug}/leaderboard.json{query}").getvalue())
     json_row = next(r for r in document["rows"] if r["submission_id"] == str(submission.pk))
     view = query.split("direction=")[1] if "direction=" in query else None
     checked = 0
@@ -196,6 +196,6 @@ def test_both_exports_say_which_truth_they_were_scored_against(client, board):
     phase = with_truth("mudi", mudi_truth_csv())
     first = csv_rows(client.get("/tasks/mudi/leaderboard.csv"))[0]
     assert first["truth_sha256"] == phase.truth_sha256 and first["truth_synthetic"] == "yes"
-    truth = json.loads(client.get("/tasks/mudi/leaderboard.json").content)["truth"]
+    truth = json.loads(client.get("/tasks/mudi/leaderboard.json").getvalue())["truth"]
     assert truth["sha256"] == phase.truth_sha256
     assert truth["kind"] == "synthetic demo labels" and truth["source"] == "test truth"

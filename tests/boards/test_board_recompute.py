@@ -10,14 +10,11 @@ from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.recompute import recompute_phase
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
-from tests.boards.conftest import T0, mudi_metrics, pair_metrics, phase_for, scored
+from tests.boards.conftest import T0, mudi_metrics, pair_metrics, phase_for, ranked, scored
 
 
-def rows(task_slug: str, view: str = "default", public: bool | None = True) -> list[BoardRow]:
-    qs = BoardRow.objects.filter(board__phase__task_slug=task_slug, board__view=view)
-    if public is not None:
-        qs = qs.filter(is_public=public)
-    return list(qs.order_by("position", "is_public"))
+def rows(task_slug: str, view: str = "default", public: bool | None = True) -> list:
+    return ranked(task_slug, view, public)
 
 
 def test_a_board_has_one_row_per_team_and_method_holding_its_best_submission(standing, alice_lab, charlie):
@@ -89,11 +86,13 @@ def test_the_scored_signal_rebuilds_the_phases_boards(standing, alice_lab):
     phase = phase_for("chemicalx-twosides")
     sub = scored(phase, alice_lab, "A", pair_metrics(0.9), rebuild=False)
     assert not BoardRow.objects.exists()
-    submission_scored.send(sender=Submission, submission=sub)
+    submission_scored.send(sender=Submission, submission=sub)  # in the worker, after the scoring commit
     assert [r.submission_id for r in rows("chemicalx-twosides")] == [sub.pk]
 
 
-def test_making_a_submission_private_rebuilds_the_board(standing, alice_lab, django_capture_on_commit_callbacks):
+def test_making_a_submission_private_rebuilds_the_board(
+    standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
+):
     from leaderboard.submissions.services import set_visibility
 
     phase = phase_for("chemicalx-twosides")
@@ -104,11 +103,30 @@ def test_making_a_submission_private_rebuilds_the_board(standing, alice_lab, dja
     assert [r.method_name for r in rows("chemicalx-twosides", public=False)] == ["A"]
 
 
-def test_the_changed_signal_rebuilds_the_board(standing, alice_lab):
+def test_a_visibility_change_in_a_request_only_enqueues_the_update(
+    client, standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
+):
+    from leaderboard.boards import tasks
+
+    phase = phase_for("chemicalx-twosides")
+    sub = scored(phase, alice_lab, "A", pair_metrics(0.9))
+    sent = []
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        board_changed.send(sender=Submission, phase=phase, submission=sub)
+    assert [r.method_name for r in rows("chemicalx-twosides")] == ["A"] and len(callbacks) == 1
+    tasks.update_boards.delay = lambda *args: sent.append(args)
+    callbacks[0]()
+    assert sent == [(phase.pk, str(sub.pk))]
+
+
+def test_the_changed_signal_rebuilds_the_board(
+    standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
+):
     phase = phase_for("chemicalx-twosides")
     sub = scored(phase, alice_lab, "A", pair_metrics(0.9))
     Submission.objects.filter(pk=sub.pk).update(is_public=False)
-    board_changed.send(sender=Submission, phase=phase)
+    with django_capture_on_commit_callbacks(execute=True):
+        board_changed.send(sender=Submission, phase=phase)
     assert rows("chemicalx-twosides") == []
 
 

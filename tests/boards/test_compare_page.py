@@ -42,30 +42,37 @@ def test_it_shows_every_metric_side_by_side(client, subs):
     assert '<td class="num best">1.0000</td>' in html
 
 
-def test_it_states_the_bootstrap_p_value_and_the_number_of_resamples(client, subs):
+def test_the_first_view_shows_the_test_pending_and_computes_nothing(client, subs):
     html = client.get(url(subs["a"], subs["b"])).content.decode()
+    assert "the test is running in the background" in html
+    assert "js/compare.js" in html
+    assert not PairTest.objects.exists()
+
+
+def test_it_states_the_bootstrap_p_value_and_the_number_of_resamples(client, subs, compare_tests_run_at_once):
+    html = compare_tests_run_at_once(client, url(subs["a"], subs["b"])).content.decode()
     test = PairTest.objects.get(submission_a=subs["a"], submission_b=subs["b"])
     assert f'<span class="p-value">p = {test.p_value:.4f}</span>' in html
     assert '<span class="n-resamples">1000</span> resamples' in html
     assert test.metric == "aware/macro/f1"
 
 
-def test_the_test_is_computed_once_and_then_read_from_the_cache(client, subs):
-    client.get(url(subs["a"], subs["b"]))
+def test_the_test_is_computed_once_and_then_read_from_the_cache(client, subs, compare_tests_run_at_once):
+    compare_tests_run_at_once(client, url(subs["a"], subs["b"]))
     assert PairTest.objects.count() == 1
     client.get(url(subs["a"], subs["b"]))
     assert PairTest.objects.count() == 1
 
 
-def test_up_to_four_submissions_each_tested_against_the_first(client, subs, bob):
+def test_up_to_four_submissions_each_tested_against_the_first(client, subs, bob, compare_tests_run_at_once):
     client.login(username="bob", password=PASSWORD)
-    response = client.get(url(subs["a"], subs["b"], subs["c"], subs["secret"]))
+    response = compare_tests_run_at_once(client, url(subs["a"], subs["b"], subs["c"], subs["secret"]))
     assert response.status_code == 200
     assert response.content.decode().count('class="p-value"') == 3
 
 
-def test_the_direction_control_tests_the_agnostic_metric(client, subs):
-    response = client.get(url(subs["a"], subs["c"]) + "&direction=agnostic")
+def test_the_direction_control_tests_the_agnostic_metric(client, subs, compare_tests_run_at_once):
+    response = compare_tests_run_at_once(client, url(subs["a"], subs["c"]) + "&direction=agnostic")
     assert response.status_code == 200
     assert PairTest.objects.get().metric == "agnostic/macro/f1"
 

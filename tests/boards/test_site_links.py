@@ -16,14 +16,14 @@ SITE = "http://127.0.0.1:8123"
 def test_the_json_export_links_each_row_to_the_configured_site(client, settings, standing, alice_lab):
     settings.SITE_URL = SITE + "/"
     submission = scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))
-    rows = json.loads(client.get("/tasks/mudi/leaderboard.json").content)["rows"]
+    rows = json.loads(client.get("/tasks/mudi/leaderboard.json").getvalue())["rows"]
     assert rows[0]["submission_url"] == f"{SITE}/submissions/{submission.pk}/"
 
 
 def test_the_csv_export_links_to_the_configured_site(client, settings, standing, alice_lab):
     settings.SITE_URL = SITE
     submission = scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))
-    assert f"{SITE}/submissions/{submission.pk}/" in client.get("/tasks/mudi/leaderboard.csv").content.decode()
+    assert f"{SITE}/submissions/{submission.pk}/" in client.get("/tasks/mudi/leaderboard.csv").getvalue().decode()
 
 
 def test_the_result_email_links_to_the_submission_and_profile_on_the_configured_site(settings, standing, alice_lab):

@@ -6,7 +6,8 @@ import markdown as markdown_lib
 import nh3
 from django import template
 from django.apps import apps
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.safestring import mark_safe
 
 from leaderboard.formatting import metric_text
@@ -79,12 +80,21 @@ def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
     rows are looked up by model name: the boards app sits above this one.
     """
     board_row = apps.get_model("boards", "BoardRow")
-    ranks = {
-        (row["submission_id"], row["board__metric"]): row["rank"]
-        for row in board_row.objects.filter(submission__in=submissions, rank__isnull=False).values(
-            "submission_id", "board__metric", "rank"
-        )
-    }
+    # Rows keep sort keys, not ranks: the rank is 1 + the distinct better keys among the rows
+    # the submitter's team sees (public rows and its own private ones), as the board computes it.
+    better = (
+        board_row.objects.filter(board=OuterRef("board"), quality__lt=OuterRef("quality"))
+        .filter(Q(is_public=True) | Q(team_id=OuterRef("team_id")))
+        .values("board")
+        .annotate(n=Count("quality", distinct=True))
+        .values("n")
+    )
+    found = (
+        board_row.objects.filter(submission__in=submissions, quality__startswith="0")
+        .annotate(better=Coalesce(Subquery(better), 0))
+        .values("submission_id", "board__metric", "better")
+    )
+    ranks = {(row["submission_id"], row["board__metric"]): row["better"] + 1 for row in found}
     for submission in submissions:
         task = submission.phase.task
         submission.task_name = f"{task.dataset_name} · {task.split}"
