@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "leaderboard.accounts",
     "leaderboard.challenges",
     "leaderboard.submissions",
+    "leaderboard.literature",
     "leaderboard.boards",
     "leaderboard.ops",
     "leaderboard.api",

@@ -73,6 +73,9 @@ class Task:
     caveats: tuple[str, ...] = ()
     declarations: tuple[Declaration, ...] = ()
     description: str = ""
+    # Where the test labels are published ("" when they are hidden). A standing board of a task with
+    # public labels says its entries are self-reported and on the honour system.
+    public_labels: str = ""
     # Lookup table built from ``metrics``; not part of equality or repr.
     _by_key: dict[str, MetricDef] = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -33,6 +33,16 @@ _IMDRUG_CITATION = (
 _CHEMICALX_CITATION = (
     "Rozemberczki, B. et al. (2022). ChemicalX: A Deep Learning Library for Drug Pair Scoring. arXiv:2202.05240."
 )
+# Where each family's test labels can be read: every hosted task's labels are public, so no standing
+# board can tell an honest prediction from one fitted to its test labels.
+_MUDI_LABELS = "The MUDI test labels are published in the authors' repository (dataset/test.csv)."
+_IMDRUG_LABELS = (
+    "ImDrug's test splits are rebuilt from public datasets with the authors' code and seeds, so their labels "
+    "are public."
+)
+_CHEMICALX_LABELS = (
+    "ChemicalX's labelled triples are public and its splits are seeded, so the test labels can be rebuilt."
+)
 
 FAMILIES: dict[str, Family] = {
     "mudi": Family(
@@ -157,6 +167,7 @@ def _imdrug_classification_task(
         seeds=(0, 1, 2),
         spread="std",
         citation=_IMDRUG_CITATION,
+        public_labels=_IMDRUG_LABELS,
         paper_url="https://arxiv.org/abs/2209.07921",
         caveats=caveats,
         description=description,
@@ -218,6 +229,7 @@ _IMDRUG_SBAP_REGRESSION = Task(
     seeds=(0, 1, 2),
     spread="std",
     citation=_IMDRUG_CITATION,
+    public_labels=_IMDRUG_LABELS,
     paper_url="https://arxiv.org/abs/2209.07921",
     caveats=("Lower is better for both MSE and MAE.", "Mean and population standard deviation over seeds 0, 1, 2."),
     description="Structure-based binding affinity regression. Scored by MSE (primary) and MAE.",
@@ -240,6 +252,7 @@ _MUDI = Task(
     seeds=(0,),
     spread=None,
     citation=_MUDI_CITATION,
+    public_labels=_MUDI_LABELS,
     paper_url="https://arxiv.org/abs/2506.01478",
     caveats=(
         "'New Adverse' and 'New Effect (New Adverse)' are the same class as 'New Effect'.",
@@ -314,6 +327,7 @@ def _chemicalx(dataset: str) -> Task:
         seeds=tuple(range(10)),
         spread="stderr",
         citation=_CHEMICALX_CITATION,
+        public_labels=_CHEMICALX_LABELS,
         paper_url="https://arxiv.org/abs/2202.05240",
         caveats=(
             *_CHEMICALX_CAVEATS.get(dataset, ()),

@@ -14,9 +14,10 @@ import json
 from collections.abc import Iterable, Iterator
 
 import scoring
+from leaderboard.boards import published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, significance_text
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, is_verified, significance_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
@@ -67,8 +68,10 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url",
+    "code_url", "verified", "source",
 )  # fmt: skip
+# The ``source`` of a board row; a published result says "reported in <paper>, Table N".
+OURS = "scored here"
 
 
 def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
@@ -93,11 +96,32 @@ def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str
         "declarations": row["declarations"] or {},
         "paper_url": row["paper_url"],
         "code_url": row["code_url"],
+        "verified": is_verified(row.get("tags", "")),
+        "source": OURS,
     }
     metrics = row["metrics"] or {}
     for name, key in metric_keys or metric_columns(spec):
         out[name] = _number(metrics.get(key))
     return out
+
+
+def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
+    """A published result as an export row: no rank, no submission, its citation as the paper link."""
+    out = {column: None for column in FIXED_COLUMNS}
+    out.update(
+        method=entry.method, team=entry.paper, submission_id="", submission_url="", submitted_at="",
+        visibility="public", baseline=False, declarations={}, paper_url=entry.url, code_url="", verified=False,
+        source=published.source_label(entry),
+    )  # fmt: skip
+    for name, key in metric_keys:
+        out[name] = _number(entry.metrics.get(key))
+    return out
+
+
+def _export_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
+    if "published_entry" in row:
+        return published_export_row(row["published_entry"], metric_keys)
+    return export_row(spec, row, sort, metric_keys)
 
 
 # On every line, like the scoring version: the truth the row was scored against.
@@ -140,7 +164,7 @@ def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: 
     metric_names = [name for name, _ in metric_keys]
     truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
     for i, row in enumerate(rows, start=1):
-        data = export_row(spec, row, controls.sort, metric_keys)
+        data = _export_data(spec, row, controls.sort, metric_keys)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
@@ -234,7 +258,7 @@ def json_chunks(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Co
     )
     parts = [head]
     for i, row in enumerate(itertools.chain([first], rows)):
-        text = json.dumps(export_row(spec, row, controls.sort, metric_keys), indent=1, default=str)
+        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys), indent=1, default=str)
         parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
         if len(parts) >= CHUNK_ROWS:
             yield "".join(parts)
@@ -255,6 +279,9 @@ def export_chunks(kind: str, board: Board | None, spec: ViewSpec, controls: Cont
     not grow with the board and the first bytes leave before the last row is read.
     """
     rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if board is not None and board.phase.has_published_results and published.shown(controls):
+        # Published results where they would rank, merged into the stream (they are never ranked).
+        rows = published.merge_stream(spec, rows, published.entries(spec))
     if kind == "csv":
         return csv_chunks(spec, rows, controls, truth_of(board))
     return json_chunks(board or Board(), spec, rows, controls)

@@ -14,7 +14,7 @@ from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.placement import is_ranked
 from leaderboard.boards.query import Controls, row_count, select_rows
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, view_spec, views_for
+from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, is_verified, view_spec, views_for
 from leaderboard.formatting import metric_text
 
 # Rows fed to the board charts (the best ones by the board's ranking).
@@ -28,6 +28,7 @@ def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
     metrics = row["metrics"] or {}
     spread_key = spec.spread_key(spec.metric)
     row["url"] = reverse("submissions:detail", args=[row["submission_id"]])
+    row["verified"] = is_verified(row.get("tags", ""))
     row["badges"] = declaration_badges(spec.task, row["declarations"] or {})
     if row["uses_external_data"]:
         row["badges"].append("external data")

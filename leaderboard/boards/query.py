@@ -9,9 +9,11 @@ without JavaScript:
 - ``private=1`` (logged-in users): add the private rows of the user's teams;
 - ``<declaration>=<choice>`` (repeatable) and ``<declaration>_only=1`` for
   multi-choice declarations ("graph-only": ``modalities=graph&modalities_only=1``),
-  ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``;
+  ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``,
+  ``verified=yes|no`` (staff reproduced the entry from its code);
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
+- ``published=0``: hide the published results shown beside the rows (on by default);
 - ``page=N``.
 
 Unknown or invalid values are ignored (the default applies), never an error.
@@ -53,6 +55,8 @@ class Controls:
     filters: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (param, values)
     only: tuple[str, ...] = ()  # multi-choice params filtered to exactly the chosen values
     page: int = 1
+    # Published results (``leaderboard.literature``) beside the rows; ``published=0`` hides them.
+    published: bool = True
     default_view: str = field(default="default", compare=False)
     # Column groups shown; () = every group. Only the HTML table reads it (rows and exports do not change).
     columns: tuple[str, ...] = field(default=(), compare=False)
@@ -74,6 +78,7 @@ class Controls:
             "only": self.only,
             "page": 1,
             "columns": self.columns,
+            "published": self.published,
         }
         values.update(changes)
         pairs: list[tuple[str, str]] = []
@@ -87,6 +92,8 @@ class Controls:
             pairs += [(param, v) for v in chosen]
         pairs += [(f"{param}_only", "1") for param in values["only"]]
         pairs += [("cols", group) for group in values["columns"]]
+        if not values["published"]:
+            pairs.append(("published", "0"))
         if values["page"] and values["page"] != 1:
             pairs.append(("page", str(values["page"])))
         return pairs
@@ -117,7 +124,7 @@ class Controls:
         return "reversed" if self.reverse else "sorted"
 
     def cache_parts(self) -> tuple:
-        return (self.view, self.sort, self.reverse, self.filters, self.only, self.page)
+        return (self.view, self.sort, self.reverse, self.filters, self.only, self.published, self.page)
 
 
 def parse_controls(task, params, *, logged_in: bool) -> Controls:
@@ -164,6 +171,7 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
         filters=tuple(filters),
         only=tuple(only),
         page=page,
+        published=params.get("published") != "0",
         default_view=views[0],
     )
 

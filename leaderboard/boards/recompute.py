@@ -61,7 +61,7 @@ def _ranking_keys(specs: list[ViewSpec]) -> set[str]:
 
 SUBMISSION_FIELDS = (
     "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
-    "uses_external_data", "paper_url", "code_url", "declarations",
+    "uses_external_data", "paper_url", "code_url", "declarations", "is_verified",
 )  # fmt: skip
 
 
@@ -121,6 +121,7 @@ def _build_row(board: Board, spec: ViewSpec, c: Candidate, s: dict) -> BoardRow:
             s["declarations"] or {},
             uses_external_data=s["uses_external_data"],
             is_baseline=s["is_baseline"],
+            is_verified=s["is_verified"],
         ),
         quality=view_key(spec, values),
         tail=tail_key(c.submitted_at, c.id),

@@ -195,10 +195,11 @@ class Filter:
 
 
 def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
-    """The task's declarations plus the platform's own "external data" and "baseline" flags."""
+    """The task's declarations plus the platform's own "external data", "baseline" and "verified" flags."""
     filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
     filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
+    filters.append(Filter("verified", "Verified", None, "Reproduced by the site's staff from the linked code."))
     return tuple(filters)
 
 
@@ -214,7 +215,12 @@ def _yes_no(value) -> str:
 
 
 def declaration_tags(
-    task: scoring.registry.Task, declarations: dict, *, uses_external_data: bool, is_baseline: bool
+    task: scoring.registry.Task,
+    declarations: dict,
+    *,
+    uses_external_data: bool,
+    is_baseline: bool,
+    is_verified: bool = False,
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
@@ -234,7 +240,13 @@ def declaration_tags(
             tags.append(f"{d.key}={_yes_no(value) if value is not None else 'unknown'}")
     tags.append(f"external={'yes' if uses_external_data else 'no'}")
     tags.append(f"baseline={'yes' if is_baseline else 'no'}")
+    tags.append(f"verified={'yes' if is_verified else 'no'}")
     return "|" + "|".join(tags) + "|"
+
+
+def is_verified(tags: str) -> bool:
+    """Whether a row's tags carry the staff's verified badge."""
+    return "|verified=yes|" in (tags or "")
 
 
 def declaration_badges(task: scoring.registry.Task, declarations: dict) -> list[str]:

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, query
+from leaderboard.boards import cache, exports, published, query
 from leaderboard.boards.charts import TOP_METHODS
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -191,6 +191,11 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     if controls.page > n_pages:  # past the end: show the last page
         controls = dataclasses.replace(controls, page=n_pages)
         rows, total = page_rows(board, spec, controls, team_ids)
+    if board is not None and phase.has_published_results:  # beside the rows, where they would rank (never ranked)
+        rows = published.merge_page(
+            spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
+            controls.page == n_pages,
+        )  # fmt: skip
     sibling = _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     family = scoring.FAMILIES[task.family]
@@ -231,6 +236,8 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
             if key != "classes" or spec.class_columns
         ],
         "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
+        "published_shown": published.shown(controls),
+        "published_on": controls.published,
     }
     return render(request, "boards/board.html", context)
 

@@ -36,7 +36,10 @@ class ChallengeAdmin(admin.ModelAdmin):
 
 @admin.register(Phase)
 class PhaseAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "task_slug", "daily_limit", "total_limit", "truth_is_synthetic", "truth_updated_at"]
+    list_display = [
+        "__str__", "task_slug", "daily_limit", "total_limit", "requires_code_url", "truth_is_synthetic",
+        "truth_updated_at",
+    ]  # fmt: skip
     list_filter = ["challenge", "truth_is_synthetic"]
     # The truth file is replaced with manage.py import_truth, which validates it first.
     readonly_fields = ["truth_file", "truth_sha256", "truth_is_synthetic", "truth_source", "truth_updated_at"]

@@ -164,6 +164,12 @@ class Phase(models.Model):
     final_selection_allowed = models.BooleanField(default=False)
     final_selection_count = models.PositiveIntegerField(default=2)
     public_board = models.CharField(max_length=10, choices=PublicBoard.choices, default=PublicBoard.LIVE)
+    # A board setting: every submission must link its code (the submit form refuses one without).
+    requires_code_url = models.BooleanField(
+        default=False, help_text="Refuse submissions without a code URL (so entries can be reproduced)."
+    )
+    # Kept by the literature app: whether the task has published results, so a board without any never looks.
+    has_published_results = models.BooleanField(default=False, editable=False)
     # Ladder mode (Blum and Hardt 2015): a shown public score moves only when it beats the team's best
     # by more than this. Empty: off.
     ladder_threshold = models.FloatField(null=True, blank=True)

@@ -1,13 +1,15 @@
 """Baseline submissions for every task, scored through the real pipeline.
 
-Three per task, named for what they are:
+Two per task, named for what they are, each a method that ranks like any entry:
 - "Random": a uniformly random class, probability vector, propensity or value;
-- "Majority class" / "Positive rate" / "Test mean": a constant read from the
-  test labels' distribution (a prior; it uses the hidden labels' frequencies,
-  which the name says);
-- "Noisy oracle (p=0.7)": the true label kept with probability 0.7, otherwise
-  random. It reads the hidden labels and exists only to show the scale of a
-  board, never as a method.
+- "Majority class" / "Positive rate" / "Test mean": one constant for every row,
+  the test set's class prior (the name says so). It never sees which row has
+  which label.
+
+No baseline is built from the per-row truth labels: an entry that reads them
+(a "noisy oracle") is not a method and would top every board. A baseline that a
+builder no longer produces (such an oracle from an older release) is deleted
+from the phase by ``ensure_baselines``.
 
 They belong to the "Baselines" user and team, are public, ``is_baseline`` and
 never charged. Re-running adds nothing: a baseline whose file bytes are
@@ -45,7 +47,6 @@ log = logging.getLogger(__name__)
 
 BASELINE_USERNAME = "Baselines"
 BASELINE_EMAIL = "baselines@localhost"
-ORACLE_KEEP = 0.7
 
 
 @dataclass
@@ -72,7 +73,6 @@ def _mudi(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Bas
     classes = list(task.classes)
     gold = pairs["Interaction"].replace({"New Adverse": "New Effect", "New Effect (New Adverse)": "New Effect"})
     majority = gold.value_counts().idxmax()
-    noisy = np.where(rng.random(len(pairs)) < ORACLE_KEEP, gold.to_numpy(), rng.choice(classes, size=len(pairs)))
 
     def frame(labels: object) -> pd.DataFrame:
         return pd.DataFrame({"Drug1": pairs["Drug1"], "Interaction": labels, "Drug2": pairs["Drug2"]})
@@ -82,7 +82,6 @@ def _mudi(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Bas
             "Random", "A uniformly random class for every test pair.", frame(rng.choice(classes, size=len(pairs)))
         ),
         Baseline(f"Majority class ({majority})", "The most frequent test class for every pair.", frame(majority)),
-        Baseline(_oracle_name(), _oracle_text(), frame(noisy)),
     ]
 
 
@@ -95,7 +94,6 @@ def _classification(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -
     for k in range(n_classes):
         random_frame[f"prob_{k}"] = random_probs[:, k]
     majority = int(np.bincount(gold, minlength=n_classes).argmax())
-    noisy = np.where(rng.random(len(truth)) < ORACLE_KEEP, gold, rng.integers(0, n_classes, size=len(truth)))
     return [
         Baseline("Random", "A random probability vector per row; the label is its argmax.", random_frame),
         Baseline(
@@ -103,7 +101,6 @@ def _classification(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -
             "The most frequent test class for every row (hard labels, so no AUROC).",
             keys.assign(label=majority),
         ),
-        Baseline(_oracle_name(), _oracle_text(), keys.assign(label=noisy)),
     ]
 
 
@@ -119,13 +116,11 @@ def _regression(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> li
     keys = truth[["seed", "id"]]
     y = truth["y" if "y" in truth.columns else "label"].to_numpy(dtype=float)
     low, high = float(y.min()), float(y.max())
-    noisy = np.where(rng.random(len(y)) < ORACLE_KEEP, y, rng.uniform(low, high, size=len(y)))
     return [
         Baseline(
             "Random", "A uniform value within the test labels' range.", keys.assign(y=rng.uniform(low, high, len(y)))
         ),
         Baseline("Test mean", "The mean of the test labels for every row.", keys.assign(y=float(y.mean()))),
-        Baseline(_oracle_name(), _oracle_text(), keys.assign(y=noisy)),
     ]
 
 
@@ -133,9 +128,7 @@ def _pairs(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Ba
     key = ["seed", "drug_1", "drug_2", "context"]
     rows = truth.drop_duplicates(subset=key, ignore_index=True)
     keys = rows[key]
-    gold = rows["label"].to_numpy(dtype=float)
     rate = float(truth["label"].mean())
-    oracle = np.where(rng.random(len(rows)) < ORACLE_KEEP, gold, rng.random(len(rows)))
     return [
         Baseline(
             "Random", "A uniform propensity in [0, 1] for every triple.", keys.assign(prediction=rng.random(len(rows)))
@@ -145,19 +138,7 @@ def _pairs(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Ba
             "The test set's positive rate as every propensity.",
             keys.assign(prediction=rate),
         ),
-        Baseline(_oracle_name(), _oracle_text(), keys.assign(prediction=oracle)),
     ]
-
-
-def _oracle_name() -> str:
-    return f"Noisy oracle (p={ORACLE_KEEP})"
-
-
-def _oracle_text() -> str:
-    return (
-        f"The true test label kept with probability {ORACLE_KEEP}, otherwise random. It reads the hidden labels: "
-        "a yardstick for the board's scale, not a method."
-    )
 
 
 # The baseline builders of each kind; a kind without one has no baselines.
@@ -188,7 +169,9 @@ def ensure_baselines(
     user = baseline_user()
     team = user.personal_team
     created = []
-    for baseline in build_baselines(phase.task, truth_file):
+    built = build_baselines(phase.task, truth_file)
+    _delete_retired(phase, team, {baseline.method_name for baseline in built})
+    for baseline in built:
         content = baseline.csv_bytes()
         upload = SimpleUploadedFile(f"{phase.task_slug}-{_slug(baseline.method_name)}.csv", content)
         sha = services.HashingFile(io.BytesIO(content), "x")
@@ -216,6 +199,18 @@ def ensure_baselines(
         run(submission.pk)
         created.append(submission)
     return created
+
+
+def _delete_retired(phase: Phase, team, names: set[str]) -> None:
+    """Delete the phase's baselines that no builder makes any more (e.g. the retired label oracle)."""
+    retired = list(Submission.objects.filter(phase=phase, team=team, is_baseline=True).exclude(method_name__in=names))
+    if not retired:
+        return
+    with transaction.atomic():
+        for old in retired:
+            old.file.delete(save=False)
+            old.delete()
+        transaction.on_commit(lambda: board_changed.send(sender=Submission, phase=phase))
 
 
 def _slug(text: str) -> str:

@@ -147,6 +147,9 @@ class SubmissionForm(forms.Form):
                 "team"
             ].help_text = f"You submit to this task through {self.entry_team.name}; an organizer can change that."
         self.fields["file"].help_text += f" At most {megabytes(settings.SUBMISSION_MAX_BYTES)}."
+        if phase.requires_code_url:  # a board setting: entries must be reproducible from their code
+            self.fields["code_url"].required = True
+            self.fields["code_url"].help_text = "Required on this board: the code that made these predictions."
         for declaration in self.task.declarations:
             name = DECLARATION_PREFIX + declaration.key
             if declaration.choices:

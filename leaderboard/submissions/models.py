@@ -94,6 +94,13 @@ class Submission(models.Model):
     declarations = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True)
     is_baseline = models.BooleanField(default=False)
+    # Staff reproduced the result from the linked code (set in the admin, never by the submitter).
+    is_verified = models.BooleanField(default=False)
+    verification_note = models.CharField(
+        max_length=300, blank=True, help_text='e.g. "reproduced from the linked code at commit 1a2b3c4"'
+    )
+    verification_url = models.URLField(blank=True, help_text="The reproduction: a log, a notebook, a commit.")
+    verified_at = models.DateTimeField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     error_kind = models.CharField(max_length=10, choices=ErrorKind.choices, default="", blank=True)
@@ -135,6 +142,13 @@ class Submission(models.Model):
             models.Index(fields=["status", "queued_at"], name="submission_status_idx"),
             # The sweep's re-enqueue query: queued rows last sent to the broker before a cutoff.
             models.Index(fields=["status", "enqueued_at"], name="submission_enqueued_idx"),
+        ]
+        constraints = [
+            # A verified badge always says how it was verified.
+            models.CheckConstraint(
+                condition=Q(is_verified=False) | ~Q(verification_note="") | ~Q(verification_url=""),
+                name="submission_verified_says_how",
+            ),
         ]
 
     def __str__(self) -> str:

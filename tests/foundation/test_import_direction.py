@@ -23,7 +23,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "accounts": set(),
     "challenges": {"scoring", "accounts"},
     "submissions": {"scoring", "accounts", "challenges"},
-    "boards": {"scoring", "accounts", "challenges", "submissions"},
+    "literature": {"scoring", "accounts", "challenges"},
+    "boards": {"scoring", "accounts", "challenges", "submissions", "literature"},
 }
 # Project-level modules under leaderboard/ that every layer may use.
 SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting", "csvsafe"}

@@ -13,6 +13,8 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 import scoring
@@ -72,6 +74,9 @@ class Command(BaseCommand):
                 if created:
                     states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
                     self.stdout.write(f"    baselines {states}")
+        literature_dir = Path(settings.SHARED_DATA_DIR) / "data" / "literature"
+        if literature_dir.is_dir():  # published results beside the boards (every file of the folder)
+            call_command("load_literature", str(literature_dir), stdout=self.stdout)
         self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
 
 
