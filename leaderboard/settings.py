@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication (it counts per user), before any view parses a body.
+    "leaderboard.submissions.uploads.UploadSlotsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
@@ -337,6 +339,15 @@ SUBMISSION_MAX_ATTEMPTS = env_int("SUBMISSION_MAX_ATTEMPTS", 3)
 # The real MUDI test set, when it is somewhere other than ../shared/data/mudi/test.csv.
 MUDI_TRUTH_PATH = env_str("MUDI_TRUTH_PATH")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+# The whole request body's cap, enforced while it streams (leaderboard/submissions/uploads.py);
+# set the proxy's limit to match (docs/deploy.md: nginx client_max_body_size).
+MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", SUBMISSION_MAX_BYTES + 1024 * 1024)
+MAX_CONCURRENT_UPLOADS = env_int("MAX_CONCURRENT_UPLOADS", 2)
+FILE_UPLOAD_HANDLERS = [
+    "leaderboard.submissions.uploads.CappedUploadHandler",  # first: it stops the others storing bytes
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Security headers. HTTPS-only settings switch on with SECURE=1 behind TLS.

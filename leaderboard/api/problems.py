@@ -32,6 +32,7 @@ TYPES = {
     "invalid-file": (422, "Invalid prediction file", "The prediction file failed scoring's checks."),
     "email-not-verified": (403, "E-mail address not verified", "Submitting needs a verified e-mail address."),
     "team-locked": (409, "Another team on this phase", "You submit to this phase through another team."),
+    "file-too-large": (413, "File too large", "The upload passed the size limit; it was cut off and not stored."),
     "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
     "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
     "error": (500, "Error", "Something else went wrong."),

@@ -38,6 +38,7 @@ from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
 from leaderboard.submissions.models import Submission
+from leaderboard.submissions.uploads import upload_refused
 
 READ = requires("read", anonymous=True)
 READ_TOKEN = requires("read")
@@ -315,6 +316,9 @@ def _create(request: Request, phase: Phase) -> Response:
     if not (phase.is_open and phase.has_truth):
         reason = "is not open now" if not phase.is_open else "has no test set loaded yet"
         raise ApiProblem(409, "phase-closed", "Not accepting submissions", f"This phase {reason}.")
+    _ = request.FILES  # parse the body first: the upload handler says whether it cut the file off
+    if refused := upload_refused(request):
+        raise ApiProblem(413, "file-too-large", "File too large", refused)
     if "file" not in request.FILES:
         raise ApiProblem(
             422, "invalid-request", "Invalid request", "Send the prediction file as the multipart field 'file'.",

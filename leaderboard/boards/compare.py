@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from celery import shared_task
 from django.core.cache import cache as django_cache
+from django.db import transaction
 from django.http import Http404
 
 import scoring
@@ -126,10 +128,26 @@ def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
             missing.append(str(other.pk))
         outcomes.append(outcome)
     if missing:
-        from leaderboard.boards.tasks import enqueue_compare_tests
-
         enqueue_compare_tests(spec.key, str(reference.pk), missing)
     return outcomes
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_compare_tests(view: str, a_id: str, b_ids: list[str]) -> int:
+    """The compare page's missing bootstraps of A against each B (stored in ``PairTest``), in a worker."""
+    return run_tests(view, a_id, b_ids)
+
+
+def enqueue_compare_tests(view: str, a_id: str, b_ids: list[str]) -> None:
+    """Send ``run_compare_tests`` after the request's transaction (the page never computes a test)."""
+
+    def send() -> None:
+        try:
+            run_compare_tests.delay(view, a_id, b_ids)
+        except Exception:  # the page keeps saying "pending"; the next visit tries again
+            log.exception("could not enqueue the compare tests of %s", a_id)
+
+    transaction.on_commit(send)
 
 
 def run_tests(view: str, a_id, b_ids: list) -> int:

@@ -11,6 +11,7 @@ import logging
 from celery import shared_task
 from django.db import transaction
 
+from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
 from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
 from leaderboard.challenges.models import Phase
@@ -59,23 +60,3 @@ def run_board_tests(phase_id: int) -> int:
     computed = run_pending_tests(phase)
     refresh_marks(phase)
     return computed
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def run_compare_tests(view: str, a_id: str, b_ids: list[str]) -> int:
-    """The compare page's missing bootstraps of A against each B (stored in ``PairTest``)."""
-    from leaderboard.boards.compare import run_tests
-
-    return run_tests(view, a_id, b_ids)
-
-
-def enqueue_compare_tests(view: str, a_id: str, b_ids: list[str]) -> None:
-    """Send ``run_compare_tests`` after the request's transaction (the page never computes a test)."""
-
-    def send() -> None:
-        try:
-            run_compare_tests.delay(view, a_id, b_ids)
-        except Exception:  # the page keeps saying "pending"; the next visit tries again
-            log.exception("could not enqueue the compare tests of %s", a_id)
-
-    transaction.on_commit(send)

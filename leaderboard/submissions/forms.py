@@ -120,8 +120,10 @@ class SubmissionForm(forms.Form):
     )
     visibility = forms.ChoiceField(choices=VISIBILITY, widget=forms.RadioSelect, initial="public")
 
-    def __init__(self, *args, phase, user, **kwargs) -> None:
+    def __init__(self, *args, phase, user, upload_refused: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # Set when the upload handler cut the file off while streaming (uploads.CappedUploadHandler).
+        self.upload_refused = upload_refused
         self.phase = phase
         self.task = phase.task
         self.user = user
@@ -165,6 +167,8 @@ class SubmissionForm(forms.Form):
         return [self[DECLARATION_PREFIX + d.key] for d in self.task.declarations]
 
     def clean_file(self):
+        if self.upload_refused:
+            raise forms.ValidationError(self.upload_refused)
         upload = self.cleaned_data["file"]
         if not upload:
             if self.kept is not None:

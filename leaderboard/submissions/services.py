@@ -427,16 +427,20 @@ def set_visibility(submission: Submission, is_public: bool) -> None:
 class SweepReport:
     requeued: list = field(default_factory=list)
     failed: list = field(default_factory=list)
+    # Running rows whose lease expired with attempts left: queued again (a whole worker was lost).
+    recovered: list = field(default_factory=list)
 
 
 def sweep(*, requeue_after: float | None = None, now: dt.datetime | None = None) -> SweepReport:
-    """Re-send queued rows whose message may be lost; fail running rows whose worker is gone.
+    """Re-send queued rows whose message may be lost; recover or fail running rows whose worker is gone.
 
     Queued rows last sent to the broker more than ``requeue_after`` seconds ago
     (setting SWEEP_REQUEUE_AFTER_SECONDS, default 120) are sent again; a
     duplicate message is harmless (the claim makes it a no-op). Running rows
-    started more than the hard time limit plus a margin ago are failed as
-    "worker lost", kind platform (never charged).
+    whose lease (the hard time limit plus a margin) expired are queued and sent
+    again while they have attempts left (``SUBMISSION_MAX_ATTEMPTS`` claims),
+    so a whole-worker loss ends scored within the lease plus one sweep; past
+    that they are failed as "worker lost", kind platform (never charged).
     """
     now = now or timezone.now()
     if requeue_after is None:
@@ -452,22 +456,36 @@ def sweep(*, requeue_after: float | None = None, now: dt.datetime | None = None)
     lost_cutoff = now - dt.timedelta(seconds=lease_seconds())
     for pk in Submission.objects.running().filter(started_at__lt=lost_cutoff).values_list("pk", flat=True):
         with transaction.atomic():
-            updated = (
-                Submission.objects.running()
-                .filter(pk=pk, started_at__lt=lost_cutoff)
-                .update(
-                    status=Submission.Status.FAILED,
-                    error_kind=Submission.ErrorKind.PLATFORM,
-                    error_message=WORKER_LOST_MESSAGE,
-                    finished_at=now,
-                    claim_token=None,
-                )
+            expired = Submission.objects.running().filter(pk=pk, started_at__lt=lost_cutoff)
+            # Attempts left: queue it again (the claim counts attempts; the task gives up past the bound too).
+            recovered = expired.filter(attempts__lt=max_attempts()).update(
+                status=Submission.Status.QUEUED,
+                claim_token=None,
+                task_id="",
+                started_at=None,
+                enqueued_at=now,
+            )
+            if recovered:
+                report.recovered.append(pk)
+                transaction.on_commit(partial(enqueue, pk))
+                continue
+            updated = expired.update(
+                status=Submission.Status.FAILED,
+                error_kind=Submission.ErrorKind.PLATFORM,
+                error_message=WORKER_LOST_MESSAGE,
+                finished_at=now,
+                claim_token=None,
             )
             if updated:
                 report.failed.append(pk)
                 transaction.on_commit(partial(_send_finished, pk))
-    if report.requeued or report.failed:
-        log.info("sweep: re-enqueued %d, failed %d (worker lost)", len(report.requeued), len(report.failed))
+    if report.requeued or report.failed or report.recovered:
+        log.info(
+            "sweep: re-enqueued %d, recovered %d after a lost worker, failed %d (worker lost, attempts used)",
+            len(report.requeued),
+            len(report.recovered),
+            len(report.failed),
+        )
     return report
 
 
@@ -598,4 +616,9 @@ def sweep_submissions() -> dict:
     from leaderboard.submissions import staging
 
     report = sweep()
-    return {"requeued": len(report.requeued), "failed": len(report.failed), "staged_removed": staging.sweep_all()}
+    return {
+        "requeued": len(report.requeued),
+        "recovered": len(report.recovered),
+        "failed": len(report.failed),
+        "staged_removed": staging.sweep_all(),
+    }

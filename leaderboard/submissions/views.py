@@ -23,6 +23,7 @@ from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.summary import headline_metrics, status_payload, truth_size
+from leaderboard.submissions.uploads import upload_refused
 
 if TYPE_CHECKING:
     from leaderboard.accounts.models import User
@@ -47,6 +48,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         phase=phase,
         user=request.user,
         initial=None if request.method == "POST" else previous_answers(request.user, phase),
+        upload_refused=upload_refused(request),
     )
     if request.method == "POST" and can_submit and form.is_valid():
         try:

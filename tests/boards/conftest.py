@@ -200,9 +200,9 @@ def ranked(task_slug: str, view: str = "default", public: bool | None = True) ->
 @pytest.fixture
 def compare_tests_run_at_once(monkeypatch, django_capture_on_commit_callbacks):
     """``get(client, url)``: the compare page once (its tests then run in-process, as a worker would), then again."""
-    from leaderboard.boards import tasks
+    from leaderboard.boards import compare
 
-    monkeypatch.setattr(tasks.run_compare_tests, "delay", lambda *args: tasks.run_compare_tests.apply(args=args))
+    monkeypatch.setattr(compare.run_compare_tests, "delay", lambda *args: compare.run_compare_tests.apply(args=args))
 
     def get(client, url: str):
         with django_capture_on_commit_callbacks(execute=True):

@@ -16,7 +16,7 @@ from django.conf import settings
 
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
-from tests.conftest import IN_CI, require, wait_for
+from tests.conftest import IN_CI, wait_for
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -24,7 +24,9 @@ pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(tran
 
 @pytest.fixture
 def queue_folder() -> Path:
-    require(settings.CELERY_BROKER_URL.startswith("filesystem://"), "the broker is not the filesystem broker")
+    if not settings.CELERY_BROKER_URL.startswith("filesystem://"):
+        # Not a missing service: CI runs on Redis, where this transport is not in use.
+        pytest.skip("the broker is not the filesystem broker")
     return Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
 
 

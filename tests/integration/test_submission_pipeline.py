@@ -255,6 +255,7 @@ def test_a_lost_worker_is_failed_by_the_sweep_uncharged_and_an_organizer_can_rer
     wait_until(submission, "running", timeout=30)
     doomed.kill()  # the whole worker, supervisor included: nobody will report back
 
+    settings.SUBMISSION_MAX_ATTEMPTS = 1  # no attempt left: failed (the recovery test below has attempts left)
     settings.CELERY_TASK_TIME_LIMIT = 1
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
     time.sleep(1.2)
@@ -268,3 +269,24 @@ def test_a_lost_worker_is_failed_by_the_sweep_uncharged_and_an_organizer_can_rer
     client.force_login(olga)
     assert client.post(f"/submissions/{submission.pk}/rerun").status_code == 302
     wait_until(submission, "scored")
+
+
+def test_a_whole_worker_loss_mid_score_ends_scored_after_the_lease_and_one_sweep(
+    worker_factory, tiny_phase, alice, settings
+):
+    # Issue 14, item 6: SIGKILL of the worker's process group used to leave the row failed, never re-scored.
+    doomed = worker_factory(LEADERBOARD_TEST_SCORING_DELAY="3")
+    submission = make_submission(tiny_phase, alice.personal_team, alice)
+    services.enqueue(submission.pk)
+    wait_until(submission, "running", timeout=30)
+    doomed.kill()
+
+    settings.CELERY_TASK_TIME_LIMIT = 1
+    settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
+    time.sleep(1.2)
+    worker_factory()
+    report = services.sweep()  # one sweep after the lease: no operator
+    assert report.recovered == [submission.pk] and report.failed == []
+    submission = wait_until(submission, "scored", timeout=60)
+    assert submission.attempts == 2
+    assert Result.objects.filter(submission=submission).exists()

@@ -1,8 +1,9 @@
-"""The sweep (manage.py sweep_submissions, Celery beat): re-send lost queued rows, fail abandoned running ones."""
+"""The sweep (manage.py sweep_submissions, beat): re-send lost queued rows, recover or fail abandoned running ones."""
 
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 import pytest
 from django.core.management import call_command
@@ -42,6 +43,7 @@ def test_the_threshold_comes_from_settings(old_and_new, sent, settings):
 
 
 def test_it_fails_rows_running_past_the_hard_limit_as_worker_lost(mudi_phase, alice, sent, settings):
+    settings.SUBMISSION_MAX_ATTEMPTS = 1  # no attempt left after the first claim (see the recovery tests below)
     settings.CELERY_TASK_TIME_LIMIT = 60
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 30
     stuck = make_submission(mudi_phase, alice.personal_team, alice)
@@ -64,6 +66,7 @@ def test_a_late_result_from_a_lost_worker_is_discarded(mudi_phase, alice, sent, 
     import scoring
     from tests.submissions.helpers import mudi_truth_csv
 
+    settings.SUBMISSION_MAX_ATTEMPTS = 1
     settings.CELERY_TASK_TIME_LIMIT = 0
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
     submission = make_submission(mudi_phase, alice.personal_team, alice)
@@ -74,6 +77,53 @@ def test_a_late_result_from_a_lost_worker_is_discarded(mudi_phase, alice, sent, 
     assert services.store_score(submission, score, claim_token=token) is False
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED and submission.results.count() == 0
+
+
+def expire_lease(submission, settings) -> uuid.UUID:
+    settings.CELERY_TASK_TIME_LIMIT = 60
+    settings.SUBMISSION_LEASE_MARGIN_SECONDS = 30
+    token = services.claim(submission.pk)
+    Submission.objects.filter(pk=submission.pk).update(started_at=timezone.now() - dt.timedelta(seconds=91))
+    return token
+
+
+def test_an_expired_lease_with_attempts_left_is_queued_and_sent_again(
+    mudi_phase, alice, sent, settings, django_capture_on_commit_callbacks
+):
+    submission = make_submission(mudi_phase, alice.personal_team, alice)
+    stale = expire_lease(submission, settings)
+    with django_capture_on_commit_callbacks(execute=True):
+        report = services.sweep()
+    assert report.recovered == [submission.pk] and report.failed == []
+    assert sent == [str(submission.pk)]
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.QUEUED and submission.attempts == 1
+    # The lost worker's late result is discarded; the new delivery claims and scores it.
+    with submission.file.open("rb") as handle:
+        import scoring
+        from tests.submissions.helpers import mudi_truth_csv
+
+        score = scoring.score_files("mudi", mudi_truth_csv(), handle)
+    assert services.store_score(submission, score, claim_token=stale) is False
+    token = services.claim(submission.pk)
+    assert token is not None and services.store_score(submission, score, claim_token=token)
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.SCORED and submission.attempts == 2
+
+
+def test_recovery_is_bounded_by_the_attempts_then_failed_as_platform_uncharged(mudi_phase, alice, sent, settings):
+    settings.SUBMISSION_MAX_ATTEMPTS = 3
+    submission = make_submission(mudi_phase, alice.personal_team, alice)
+    outcomes = []
+    for _ in range(3):
+        expire_lease(submission, settings)
+        report = services.sweep()
+        outcomes.append("recovered" if report.recovered else "failed" if report.failed else "-")
+    assert outcomes == ["recovered", "recovered", "failed"]
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.FAILED and submission.attempts == 3
+    assert submission.error_kind == Submission.ErrorKind.PLATFORM and "worker lost" in submission.error_message
+    assert not Submission.objects.charged().filter(pk=submission.pk).exists()
 
 
 def test_the_command_reports_what_it_did(old_and_new, sent, capsys):

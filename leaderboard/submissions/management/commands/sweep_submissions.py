@@ -12,7 +12,8 @@ from leaderboard.submissions import services
 class Command(BaseCommand):
     help = (
         "Re-enqueue submissions queued longer than SWEEP_REQUEUE_AFTER_SECONDS (default 120) and fail, as "
-        "'worker lost' (not charged), those running past the hard time limit plus a margin."
+        "'worker lost' (not charged), those running past the hard time limit plus a margin with no attempts "
+        "left (SUBMISSION_MAX_ATTEMPTS); with attempts left they are queued and sent again."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -20,4 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, requeue_after: float | None = None, **options: Any) -> None:
         report = services.sweep(requeue_after=requeue_after)
-        self.stdout.write(f"Re-enqueued {len(report.requeued)}; failed {len(report.failed)} as worker lost.")
+        self.stdout.write(
+            f"Re-enqueued {len(report.requeued)}; failed {len(report.failed)} as worker lost. "
+            f"Recovered {len(report.recovered)} after a lost worker."
+        )
