@@ -100,11 +100,11 @@ def reset_postgres(database_url: str) -> None:
 
 def fake_metrics(task, rng) -> dict[str, float]:
     """Random values with the keys (and per-seed keys) a real score of ``task`` stores."""
-    from leaderboard.boards.spec import view_spec, views_for
+    from leaderboard.boards.spec import direction_spec, directions_for
 
     out: dict[str, float] = {}
-    for view in views_for(task):
-        spec = view_spec(task, view)
+    for direction in directions_for(task):
+        spec = direction_spec(task, direction)
         for key in spec.stored_keys():
             if key.startswith("seed/"):
                 continue
@@ -243,7 +243,7 @@ def child(args) -> dict:
     from leaderboard.boards.models import Board, BoardRow
     from leaderboard.boards.query import Controls
     from leaderboard.boards.recompute import recompute_phase, update_board
-    from leaderboard.boards.spec import view_spec, views_for
+    from leaderboard.boards.spec import direction_spec, directions_for
 
     out: dict = {"backend": connection.vendor, "size": args.size}
     seeder = Seeder(args.task)
@@ -284,9 +284,9 @@ def child(args) -> dict:
     out["warm_ms"] = median_ms(warm_times)
     recompute._warm = real_warm
 
-    spec = view_spec(seeder.task, views_for(seeder.task)[0])
-    board = Board.objects.get(phase=seeder.phase, view=spec.key)
-    controls = Controls(view=spec.key, default_view=spec.key)
+    spec = direction_spec(seeder.task, directions_for(seeder.task)[0])
+    board = Board.objects.get(phase=seeder.phase, direction=spec.key)
+    controls = Controls(direction=spec.key, default_direction=spec.key)
 
     # CSV peak memory: streamed (the view's iterator), and built in memory as the old design did.
     from leaderboard.boards.query import ranked_rows

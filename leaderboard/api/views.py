@@ -33,7 +33,7 @@ from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
 from leaderboard.boards import exports
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
-from leaderboard.boards.spec import view_spec
+from leaderboard.boards.spec import direction_spec
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
@@ -164,9 +164,9 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     """One page of a board view: the CSV export's columns and ranks, with an ETag."""
     task = phase.task
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
-    spec = view_spec(task, controls.view)
+    spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
-    board = Board.objects.filter(phase=phase, view=spec.key).only("id", "version", "n_rows", "computed_at").first()
+    board = Board.objects.filter(phase=phase, direction=spec.key).only("id", "version", "n_rows", "computed_at").first()
     team_ids = team_ids_for(request.user) if controls.private else []
     # The board's version changes whenever a row does, so the tag needs no row read.
     tag_source = repr(

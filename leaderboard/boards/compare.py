@@ -20,7 +20,7 @@ from leaderboard.boards import cache, charts
 from leaderboard.boards.exports import describe_metric
 from leaderboard.boards.models import PairTest
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
-from leaderboard.boards.spec import ViewSpec, view_spec, views_for
+from leaderboard.boards.spec import DirectionSpec, direction_spec, directions_for
 from leaderboard.challenges.truth_cache import TruthMissing
 from leaderboard.formatting import metric_text
 from leaderboard.submissions import access
@@ -31,7 +31,7 @@ from scoring.significance import ALPHA
 log = logging.getLogger(__name__)
 
 
-def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
+def _key_order(spec: DirectionSpec, keys: set[str]) -> list[str]:
     """The view's columns (with spreads) first, then per-class values, then everything else."""
     first = []
     for column in spec.sortable:
@@ -44,7 +44,7 @@ def _key_order(spec: ViewSpec, keys: set[str]) -> list[str]:
     return first + rest
 
 
-def metric_table(spec: ViewSpec, subs: list[Submission], values: dict[str, dict[str, float]]) -> list[dict]:
+def metric_table(spec: DirectionSpec, subs: list[Submission], values: dict[str, dict[str, float]]) -> list[dict]:
     """One row per result key: name, a cell per submission, which cell is best, and whether it is a main column."""
     main = {c.key for c in spec.sortable} | {spec.spread_key(c.key) for c in spec.sortable if spec.spread_key(c.key)}
     keys = set()
@@ -94,7 +94,7 @@ def failure_key(a_id, b_id, metric: str) -> str:
     return cache.key("compare-failure", a_id, b_id, metric)
 
 
-def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
+def significance(spec: DirectionSpec, subs: list[Submission]) -> list[dict]:
     """Paired bootstrap of the view's metric: the first submission against each other one.
 
     Only stored tests are read here; missing ones are enqueued for a worker
@@ -133,29 +133,29 @@ def significance(spec: ViewSpec, subs: list[Submission]) -> list[dict]:
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def run_compare_tests(view: str, a_id: str, b_ids: list[str]) -> int:
+def run_compare_tests(direction: str, a_id: str, b_ids: list[str]) -> int:
     """The compare page's missing bootstraps of A against each B (stored in ``PairTest``), in a worker."""
-    return run_tests(view, a_id, b_ids)
+    return run_tests(direction, a_id, b_ids)
 
 
-def enqueue_compare_tests(view: str, a_id: str, b_ids: list[str]) -> None:
+def enqueue_compare_tests(direction: str, a_id: str, b_ids: list[str]) -> None:
     """Send ``run_compare_tests`` after the request's transaction (the page never computes a test)."""
 
     def send() -> None:
         try:
-            run_compare_tests.delay(view, a_id, b_ids)
+            run_compare_tests.delay(direction, a_id, b_ids)
         except Exception:  # the page keeps saying "pending"; the next visit tries again
             log.exception("could not enqueue the compare tests of %s", a_id)
 
     transaction.on_commit(send)
 
 
-def run_tests(view: str, a_id, b_ids: list) -> int:
+def run_tests(direction: str, a_id, b_ids: list) -> int:
     """Compute and store the bootstraps of A against each B (the worker's side of ``significance``)."""
     a = Submission.objects.select_related("phase").filter(pk=a_id).first()
     if a is None:
         return 0
-    spec = view_spec(a.phase.task, view)
+    spec = direction_spec(a.phase.task, direction)
     aligner = Aligner(a.phase, spec)
     done = 0
     for b in Submission.objects.filter(pk__in=b_ids, phase=a.phase):
@@ -181,8 +181,8 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     if len({s.phase_id for s in subs}) > 1:
         return "These submissions belong to different tasks or phases; only submissions of one task can be compared."
     task = subs[0].phase.task
-    view = direction if direction in views_for(task) else views_for(task)[0]
-    spec = view_spec(task, view)
+    direction = direction if direction in directions_for(task) else directions_for(task)[0]
+    spec = direction_spec(task, direction)
     values = Result.objects.filter(submission__in=subs).by_submission()
     tests = significance(spec, subs)
     rows = [
@@ -200,8 +200,10 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         "table": metric_table(spec, subs, values),
         "tests": tests,
         "charts": [c for c in found_charts if c],
-        "views": [{"key": v, "label": view_spec(task, v).label, "checked": v == spec.key} for v in views_for(task)]
-        if len(views_for(task)) > 1
+        "directions": [
+            {"key": v, "label": direction_spec(task, v).label, "checked": v == spec.key} for v in directions_for(task)
+        ]
+        if len(directions_for(task)) > 1
         else [],
         "ids": ",".join(str(s.pk) for s in subs),
         "tests_pending": any(t.get("pending") for t in tests),

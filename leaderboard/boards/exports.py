@@ -17,7 +17,7 @@ import scoring
 from leaderboard.boards import published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, is_verified, significance_text
+from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified, significance_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
@@ -29,7 +29,7 @@ def _number(value):
     return None if value is None or value != value else value
 
 
-def metric_columns(spec: ViewSpec) -> list[tuple[str, str]]:
+def metric_columns(spec: DirectionSpec) -> list[tuple[str, str]]:
     """(export column, result key) of every metric value in the view, spreads after their metric."""
     columns = []
     for column in spec.sortable:
@@ -74,7 +74,7 @@ FIXED_COLUMNS = (
 OURS = "scored here"
 
 
-def export_row(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
+def export_row(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
     """One row as {column: value}; the rank is the rank of the current sort."""
     rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
@@ -118,7 +118,7 @@ def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
     return out
 
 
-def _export_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
+def _export_data(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
     if "published_entry" in row:
         return published_export_row(row["published_entry"], metric_keys)
     return export_row(spec, row, sort, metric_keys)
@@ -128,7 +128,7 @@ def _export_data(spec: ViewSpec, row: dict, sort: str, metric_keys: list[tuple[s
 TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
 
 
-def header(spec: ViewSpec) -> list[str]:
+def header(spec: DirectionSpec) -> list[str]:
     return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version", *TRUTH_COLUMNS]
 
 
@@ -153,7 +153,9 @@ def _declarations_text(declarations: dict) -> str:
 CHUNK_ROWS = 500
 
 
-def csv_chunks(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> Iterator[str]:
+def csv_chunks(
+    spec: DirectionSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None
+) -> Iterator[str]:
     """The CSV body in chunks: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -189,7 +191,7 @@ def _drain(buffer: io.StringIO) -> str:
     return text
 
 
-def to_csv(spec: ViewSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
+def to_csv(spec: DirectionSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None) -> str:
     """The whole CSV body as one string (``csv_chunks`` joined)."""
     return "".join(csv_chunks(spec, rows, controls, truth))
 
@@ -204,7 +206,7 @@ def _csv_value(value):
     return value
 
 
-def _json_document(board: Board, spec: ViewSpec, rows: list, controls: Controls) -> dict:
+def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Controls) -> dict:
     task = spec.task
     return {
         "format_version": FORMAT_VERSION,
@@ -244,7 +246,7 @@ def _json_document(board: Board, spec: ViewSpec, rows: list, controls: Controls)
 _ROWS_MARK = "\x00rows\x00"
 
 
-def json_chunks(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
+def json_chunks(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
     """The JSON body (layout in docs/leaderboards.md) in chunks, the same text as ``json.dumps(..., indent=1)``."""
     metric_keys = metric_columns(spec)
     rows = iter(rows)
@@ -267,12 +269,12 @@ def json_chunks(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Co
     yield "".join(parts)
 
 
-def to_json(board: Board, spec: ViewSpec, rows: Iterable[dict], controls: Controls) -> str:
+def to_json(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: Controls) -> str:
     """The whole JSON body as one string."""
     return "".join(json_chunks(board, spec, rows, controls))
 
 
-def export_chunks(kind: str, board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]):
+def export_chunks(kind: str, board: Board | None, spec: DirectionSpec, controls: Controls, team_ids: list[int]):
     """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
 
     Rows come from a server-side cursor (``query.ranked_rows``), so memory does

@@ -26,7 +26,7 @@ class Board(models.Model):
         SEEDS = "seeds", "Overlap of seed intervals"
 
     phase = models.ForeignKey("challenges.Phase", on_delete=models.CASCADE, related_name="boards")
-    view = models.CharField(max_length=20)
+    direction = models.CharField(max_length=20)
     # Ranking rule used for this view (the task's primary metric, or MUDI's agnostic one).
     metric = models.CharField(max_length=120)
     higher_is_better = models.BooleanField(default=True)
@@ -47,10 +47,10 @@ class Board(models.Model):
     pending_tests = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["phase", "view"], name="board_unique_phase_view")]
+        constraints = [models.UniqueConstraint(fields=["phase", "direction"], name="board_unique_phase_direction")]
 
     def __str__(self) -> str:
-        return f"{self.phase} ({self.view})"
+        return f"{self.phase} ({self.direction})"
 
 
 class BoardRow(models.Model):

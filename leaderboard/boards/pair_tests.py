@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 
 import scoring
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.spec import ViewSpec, view_spec
+from leaderboard.boards.spec import DirectionSpec, direction_spec
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions.models import Submission
@@ -30,7 +30,7 @@ BOOTSTRAP_SEED = 0
 class Aligner:
     """Aligns submissions of one phase against its truth, parsing each file at most once."""
 
-    def __init__(self, phase: Phase, spec: ViewSpec) -> None:
+    def __init__(self, phase: Phase, spec: DirectionSpec) -> None:
         self.phase = phase
         self.spec = spec
         self._truth = None
@@ -53,7 +53,7 @@ def cached_test(a_id, b_id, metric: str, n_resamples: int = BOOTSTRAP_RESAMPLES)
 
 
 def pair_test(
-    spec: ViewSpec,
+    spec: DirectionSpec,
     a: Submission,
     b: Submission,
     *,
@@ -101,7 +101,7 @@ def run_pending_tests(phase: Phase) -> int:
     """
     computed = 0
     for board in Board.objects.filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0):
-        spec = view_spec(phase.task, board.view)
+        spec = direction_spec(phase.task, board.direction)
         top = BoardRow.objects.filter(board=board, is_public=True).order_by("quality", "tail").first()
         if top is None or top.value is None:
             continue

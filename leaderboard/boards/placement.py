@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from leaderboard.boards.spec import ViewSpec
+from leaderboard.boards.spec import DirectionSpec
 from scoring.ranking import Entry, IntervalMode, Ranked, rank
 
 BEST = "best"
@@ -75,7 +75,7 @@ def _entry(
     )
 
 
-def representatives(spec: ViewSpec, candidates: Iterable[Candidate], mode: str = BEST) -> list[Candidate]:
+def representatives(spec: DirectionSpec, candidates: Iterable[Candidate], mode: str = BEST) -> list[Candidate]:
     """One candidate per (team, method, public or private): the best by the view's rule, or the latest."""
     groups: dict[tuple, list[Candidate]] = defaultdict(list)
     for candidate in candidates:
@@ -162,7 +162,9 @@ def place(
     return places
 
 
-def place_for_view(spec: ViewSpec, rows: Sequence[Candidate], verdicts: dict[str, bool | None]) -> dict[str, Place]:
+def place_for_direction(
+    spec: DirectionSpec, rows: Sequence[Candidate], verdicts: dict[str, bool | None]
+) -> dict[str, Place]:
     """Places under the view's ranking metric, with the significance mark."""
     return place(
         rows,
@@ -176,13 +178,13 @@ def place_for_view(spec: ViewSpec, rows: Sequence[Candidate], verdicts: dict[str
     )
 
 
-def column_tiebreak(spec: ViewSpec, key: str) -> tuple[tuple[str, bool], ...]:
+def column_tiebreak(spec: DirectionSpec, key: str) -> tuple[tuple[str, bool], ...]:
     """Sorting by a column breaks its ties by the view's ranking metric, then the view's tie-breaks."""
     chain = [(spec.metric, spec.higher_is_better), *spec.tiebreak]
     return tuple((k, better) for k, better in chain if k != key)
 
 
-def place_by_columns(spec: ViewSpec, rows: Sequence[Candidate]) -> dict[str, dict[str, Place]]:
+def place_by_columns(spec: DirectionSpec, rows: Sequence[Candidate]) -> dict[str, dict[str, Place]]:
     """{column key: {row id: Place}} for every sortable column except the ranking metric."""
     out = {}
     for column in spec.sortable:
@@ -197,7 +199,7 @@ def place_by_columns(spec: ViewSpec, rows: Sequence[Candidate]) -> dict[str, dic
     return out
 
 
-def leader(spec: ViewSpec, rows: Sequence[Candidate]) -> Candidate | None:
+def leader(spec: DirectionSpec, rows: Sequence[Candidate]) -> Candidate | None:
     """The public row ranked first under the view's metric, or None if no public row has a value."""
     places = place(
         [c for c in rows if c.is_public],
@@ -212,7 +214,7 @@ def leader(spec: ViewSpec, rows: Sequence[Candidate]) -> Candidate | None:
     return None
 
 
-def progression(spec: ViewSpec, candidates: Iterable[Candidate]) -> list[dict]:
+def progression(spec: DirectionSpec, candidates: Iterable[Candidate]) -> list[dict]:
     """The state of the art over time: every public submission that beat all earlier ones.
 
     Ties do not count as progress; the earlier submission keeps the record.
@@ -282,7 +284,7 @@ def tail_key(submitted_at: datetime, submission_id: str) -> str:
     return f"{micros:016x}{str(submission_id).replace('-', '')}"
 
 
-def column_keys(spec: ViewSpec, values: dict) -> dict[str, str]:
+def column_keys(spec: DirectionSpec, values: dict) -> dict[str, str]:
     """{column key: quality key} for every sortable column except the view's ranking metric."""
     return {
         column.key: quality_key(values, column.key, column.higher_is_better, column_tiebreak(spec, column.key))
@@ -291,7 +293,7 @@ def column_keys(spec: ViewSpec, values: dict) -> dict[str, str]:
     }
 
 
-def view_key(spec: ViewSpec, values: dict) -> str:
+def direction_key(spec: DirectionSpec, values: dict) -> str:
     return quality_key(values, spec.metric, spec.higher_is_better, spec.tiebreak)
 
 
@@ -311,7 +313,7 @@ class Standing:
     spread: float | None
 
 
-def mark(spec: ViewSpec, row: Standing, leader: Standing | None, p_value: float | None) -> bool:
+def mark(spec: DirectionSpec, row: Standing, leader: Standing | None, p_value: float | None) -> bool:
     """The "indistinguishable from the public leader" mark of one row, by ``scoring.ranking.rank``.
 
     The leader is marked; an unranked row is not; a private row with no public

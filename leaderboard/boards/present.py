@@ -14,7 +14,14 @@ from leaderboard.boards import cache, charts, query
 from leaderboard.boards.models import Board, BoardRow
 from leaderboard.boards.placement import is_ranked
 from leaderboard.boards.query import Controls, row_count, select_rows
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, declaration_badges, is_verified, view_spec, views_for
+from leaderboard.boards.spec import (
+    TEXT_SORTS,
+    DirectionSpec,
+    declaration_badges,
+    direction_spec,
+    directions_for,
+    is_verified,
+)
 from leaderboard.formatting import metric_text
 
 # Rows fed to the board charts (the best ones by the board's ranking).
@@ -23,7 +30,7 @@ CHART_ROWS = 200
 EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
 
 
-def present_row(spec: ViewSpec, row: dict, sort: str = "") -> dict:
+def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
     """Add the display fields of one row (cells, badges, shown rank) to its dict."""
     metrics = row["metrics"] or {}
     spread_key = spec.spread_key(spec.metric)
@@ -72,7 +79,7 @@ def follows_view(controls: Controls | None) -> bool:
     return controls is not None and bool(controls.filters or controls.sort or controls.reverse or controls.private)
 
 
-def view_chart_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
+def view_chart_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
     """The rows of the filtered, sorted table (every page), as the charts read them."""
     rows = query.ranked_page(board, controls, team_ids, 0, CHART_ROWS)
     return [{k: r[k] for k in ("method_name", "team_name", "metrics")} for r in rows if r["rank"] is not None]
@@ -80,7 +87,7 @@ def view_chart_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: 
 
 def board_charts(
     board: Board,
-    spec: ViewSpec,
+    spec: DirectionSpec,
     sibling: Board | None = None,
     controls: Controls | None = None,
     team_ids: list[int] | None = None,
@@ -97,7 +104,7 @@ def board_charts(
     def build() -> list[dict]:
         rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
-        setting = f" ({spec.label.lower()})" if len(views_for(spec.task)) > 1 else ""
+        setting = f" ({spec.label.lower()})" if len(directions_for(spec.task)) > 1 else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
         found += [EXTRA_CHARTS[name](rows) for name in spec.task.kind_def.extra_charts]
         if sibling is not None:
@@ -113,19 +120,19 @@ def board_charts(
 
 def warm(board: Board) -> None:
     """Fill the cache for a board's default view: charts and first page (the worker runs this; exports stream)."""
-    spec = view_spec(board.phase.task, board.view)
+    spec = direction_spec(board.phase.task, board.direction)
     sibling = None
     other = sibling_task(spec.task)
     if other is not None:
         sibling = Board.objects.filter(
-            phase__task_slug=other.slug, phase__challenge__kind="standing", view=view_spec(other).key
+            phase__task_slug=other.slug, phase__challenge__kind="standing", direction=direction_spec(other).key
         ).first()
     board_charts(board, spec, sibling)
-    controls = Controls(view=spec.key, default_view=views_for(spec.task)[0])
+    controls = Controls(direction=spec.key, default_direction=directions_for(spec.task)[0])
     page_rows(board, spec, controls, [])
 
 
-def page_rows(board: Board | None, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> tuple[list, int]:
+def page_rows(board: Board | None, spec: DirectionSpec, controls: Controls, team_ids: list[int]) -> tuple[list, int]:
     """One page of presented rows and the total row count, cached per board version and controls."""
     if board is None:
         return [], 0
@@ -155,16 +162,16 @@ def dataset_breakdown(tasks: list) -> dict:
         for b in Board.objects.select_related("phase").filter(
             phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING
         )
-        if b.view == view_spec(b.phase.task).key
+        if b.direction == direction_spec(b.phase.task).key
     }
     splits = []
     methods: dict[tuple[str, str], dict] = {}
     for task in tasks:
-        spec = view_spec(task)
+        spec = direction_spec(task)
         board = boards.get(task.slug)
         rows = []
         if board is not None:
-            controls = Controls(view=board.view, default_view=views_for(task)[0])
+            controls = Controls(direction=board.direction, default_direction=directions_for(task)[0])
             rows = [present_row(spec, row) for row in query.ranked_page(board, controls, [], 0, DATASET_ROWS)]
         splits.append({"task": task, "spec": spec, "board": board, "rows": rows, "phase": phases.get(task.slug)})
         for row in rows:
@@ -203,9 +210,11 @@ def board_standing(submission) -> dict | None:
     """
     from django.urls import reverse
 
-    spec = view_spec(submission.phase.task)
+    spec = direction_spec(submission.phase.task)
     row = (
-        BoardRow.objects.filter(board__phase_id=submission.phase_id, board__view=spec.key, submission_id=submission.pk)
+        BoardRow.objects.filter(
+            board__phase_id=submission.phase_id, board__direction=spec.key, submission_id=submission.pk
+        )
         .select_related("board")
         .only("quality", "tail", "is_public", "team_id", "board__n_rows", "board__id")
         .first()

@@ -16,7 +16,7 @@ from django.db.models import Count, Q, QuerySet
 
 from leaderboard.boards import cache
 from leaderboard.boards.query import Controls
-from leaderboard.boards.spec import ViewSpec
+from leaderboard.boards.spec import DirectionSpec
 from leaderboard.formatting import metric_text
 from leaderboard.literature.models import entries_for, version
 from scoring.literature import PublishedEntry
@@ -27,7 +27,7 @@ def shown(controls: Controls) -> bool:
     return controls.published and not controls.sort and not controls.reverse
 
 
-def entries(spec: ViewSpec) -> list[PublishedEntry]:
+def entries(spec: DirectionSpec) -> list[PublishedEntry]:
     """The task's published entries that report this view's ranking metric, best first (cached)."""
 
     def build() -> list[PublishedEntry]:
@@ -37,11 +37,11 @@ def entries(spec: ViewSpec) -> list[PublishedEntry]:
     return cache.get_or_compute(cache.key("published", spec.task.slug, spec.metric, version()), build)
 
 
-def _at_least_as_good(spec: ViewSpec, value: float) -> Q:
+def _at_least_as_good(spec: DirectionSpec, value: float) -> Q:
     return Q(value__gte=value) if spec.higher_is_better else Q(value__lte=value)
 
 
-def places(spec: ViewSpec, found: list[PublishedEntry], rows: QuerySet) -> list[int]:
+def places(spec: DirectionSpec, found: list[PublishedEntry], rows: QuerySet) -> list[int]:
     """For each entry, how many of ``rows`` come before it (one query for all of them)."""
     if not found:
         return []
@@ -55,7 +55,7 @@ def unit_note(entry: PublishedEntry) -> str:
     return "printed in percent, shown here as fractions" if entry.unit == "percent" else ""
 
 
-def row_for(spec: ViewSpec, entry: PublishedEntry) -> dict:
+def row_for(spec: DirectionSpec, entry: PublishedEntry) -> dict:
     """A published entry shaped like a presented board row (no rank, no submission)."""
     metrics = entry.metrics
     return {
@@ -79,7 +79,13 @@ def source_label(entry: PublishedEntry) -> str:
 
 
 def merge_page(
-    spec: ViewSpec, controls: Controls, page: list[dict], rows: QuerySet, page_size: int, total: int, last_page: bool
+    spec: DirectionSpec,
+    controls: Controls,
+    page: list[dict],
+    rows: QuerySet,
+    page_size: int,
+    total: int,
+    last_page: bool,
 ) -> list[dict]:
     """The page's rows with the published entries whose place falls on this page inserted."""
     if not shown(controls):
@@ -98,7 +104,7 @@ def merge_page(
     return merged
 
 
-def merge_stream(spec: ViewSpec, rows: Iterable[dict], found: list[PublishedEntry]) -> Iterator[dict]:
+def merge_stream(spec: DirectionSpec, rows: Iterable[dict], found: list[PublishedEntry]) -> Iterator[dict]:
     """Rows in board order with ``{"published_entry": e}`` before the first row that ``e`` beats.
 
     ``found`` is best first; an entry goes after the rows at least as good as it, and

@@ -31,7 +31,7 @@ from django.db.models import Q, QuerySet
 
 from leaderboard.accounts.models import Membership
 from leaderboard.boards.models import Board, BoardRow
-from leaderboard.boards.spec import TEXT_SORTS, ViewSpec, filters_for, view_spec, views_for
+from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, direction_spec, directions_for, filters_for
 
 PAGE_SIZE = 50
 # Past any real board (5 million rows); a bigger ?page= would overflow the database's OFFSET.
@@ -48,7 +48,7 @@ COLUMN_GROUPS = (
 
 @dataclass(frozen=True)
 class Controls:
-    view: str
+    direction: str
     sort: str = ""  # "" = the board's ranking
     reverse: bool = False
     private: bool = False
@@ -57,7 +57,7 @@ class Controls:
     page: int = 1
     # Published results (``leaderboard.literature``) beside the rows; ``published=0`` hides them.
     published: bool = True
-    default_view: str = field(default="default", compare=False)
+    default_direction: str = field(default="default", compare=False)
     # Column groups shown; () = every group. Only the HTML table reads it (rows and exports do not change).
     columns: tuple[str, ...] = field(default=(), compare=False)
 
@@ -71,7 +71,7 @@ class Controls:
     def params(self, **changes) -> list[tuple[str, str]]:
         """The query string pairs of this view, with ``changes`` applied (page resets unless given)."""
         values = {
-            "view": self.view,
+            "direction": self.direction,
             "sort": self.sort_param(self.sort, self.reverse),
             "private": self.private,
             "filters": self.filters,
@@ -82,8 +82,8 @@ class Controls:
         }
         values.update(changes)
         pairs: list[tuple[str, str]] = []
-        if values["view"] != self.default_view:
-            pairs.append(("direction", values["view"]))
+        if values["direction"] != self.default_direction:
+            pairs.append(("direction", values["direction"]))
         if values["sort"]:
             pairs.append(("sort", values["sort"]))
         if values["private"]:
@@ -124,16 +124,16 @@ class Controls:
         return "reversed" if self.reverse else "sorted"
 
     def cache_parts(self) -> tuple:
-        return (self.view, self.sort, self.reverse, self.filters, self.only, self.published, self.page)
+        return (self.direction, self.sort, self.reverse, self.filters, self.only, self.published, self.page)
 
 
 def parse_controls(task, params, *, logged_in: bool) -> Controls:
     """Read the controls from a QueryDict; anything unknown falls back to the default."""
-    views = views_for(task)
-    view = params.get("direction", "") if "direction" in params else views[0]
-    if view not in views:
-        view = views[0]
-    spec = view_spec(task, view)
+    directions = directions_for(task)
+    direction = params.get("direction", "") if "direction" in params else directions[0]
+    if direction not in directions:
+        direction = directions[0]
+    spec = direction_spec(task, direction)
     raw_sort = params.get("sort", "").strip()
     reverse = raw_sort.startswith("-")
     sort = raw_sort.lstrip("-")
@@ -164,7 +164,7 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
         columns = ()
     return Controls(
         columns=columns,
-        view=view,
+        direction=direction,
         sort=sort,
         reverse=reverse,
         private=logged_in and params.get("private") == "1",
@@ -172,7 +172,7 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
         only=tuple(only),
         page=page,
         published=params.get("published") != "0",
-        default_view=views[0],
+        default_direction=directions[0],
     )
 
 
@@ -183,7 +183,7 @@ def team_ids_for(user) -> list[int]:
     return list(Membership.objects.filter(user=user).order_by("team_id").values_list("team_id", flat=True))
 
 
-def select_rows(board: Board, spec: ViewSpec, controls: Controls, team_ids: list[int]) -> QuerySet:
+def select_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids: list[int]) -> QuerySet:
     """The board's rows for these controls (unordered: ranks and order come from ``ranked_rows``)."""
     rows = BoardRow.objects.filter(board=board)
     if controls.private and team_ids:

@@ -35,21 +35,21 @@ from leaderboard.boards.placement import (
     Candidate,
     Standing,
     column_keys,
+    direction_key,
     is_ranked,
     mark,
     progression,
     representatives,
     tail_key,
-    view_key,
 )
-from leaderboard.boards.spec import ViewSpec, declaration_tags, view_spec, views_for
+from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Result, Submission
 
 log = logging.getLogger(__name__)
 
 
-def _ranking_keys(specs: list[ViewSpec]) -> set[str]:
+def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
     keys: set[str] = set()
     for spec in specs:
         keys.add(spec.metric)
@@ -98,7 +98,7 @@ def method_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _build_row(board: Board, spec: ViewSpec, c: Candidate, s: dict) -> BoardRow:
+def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> BoardRow:
     """A board row for representative ``c`` (its values include the display metrics); no mark yet."""
     values = c.values
     spread_key = spec.spread_key(spec.metric)
@@ -123,7 +123,7 @@ def _build_row(board: Board, spec: ViewSpec, c: Candidate, s: dict) -> BoardRow:
             is_baseline=s["is_baseline"],
             is_verified=s["is_verified"],
         ),
-        quality=view_key(spec, values),
+        quality=direction_key(spec, values),
         tail=tail_key(c.submitted_at, c.id),
         sort_keys=column_keys(spec, values),
         value=values.get(spec.metric),
@@ -159,7 +159,7 @@ def _leader_row(board: Board, exclude: Q | None = None) -> BoardRow | None:
     return first if first is not None and is_ranked(first.quality) else None
 
 
-def _leader_p_values(spec: ViewSpec, leader: BoardRow | None, submission_ids: Iterable | None = None) -> dict:
+def _leader_p_values(spec: DirectionSpec, leader: BoardRow | None, submission_ids: Iterable | None = None) -> dict:
     """{submission id: p-value} of the cached bootstraps of the leader against others (bootstrap boards)."""
     if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
         return {}
@@ -174,7 +174,7 @@ def _leader_p_values(spec: ViewSpec, leader: BoardRow | None, submission_ids: It
     return {str(b): p for b, p in tests.values_list("submission_b_id", "p_value")}
 
 
-def _apply_mark(spec: ViewSpec, row: BoardRow, leader: BoardRow | None, p_values: dict[str, float]) -> bool:
+def _apply_mark(spec: DirectionSpec, row: BoardRow, leader: BoardRow | None, p_values: dict[str, float]) -> bool:
     """Set the row's p-value and mark against ``leader``; True if either changed."""
     sid = str(row.submission_id)
     tested = spec.significance == Board.Significance.BOOTSTRAP and leader is not None and is_ranked(row.quality)
@@ -185,7 +185,7 @@ def _apply_mark(spec: ViewSpec, row: BoardRow, leader: BoardRow | None, p_values
     return changed
 
 
-def _pending(spec: ViewSpec, board: Board, leader: BoardRow | None) -> int:
+def _pending(spec: DirectionSpec, board: Board, leader: BoardRow | None) -> int:
     """Bootstrap comparisons with the leader still to run: ranked rows other than the leader without a p-value."""
     if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
         return 0
@@ -196,10 +196,10 @@ def _pending(spec: ViewSpec, board: Board, leader: BoardRow | None) -> int:
     )
 
 
-def _board_for(phase: Phase, spec: ViewSpec) -> Board:
+def _board_for(phase: Phase, spec: DirectionSpec) -> Board:
     board, _ = Board.objects.get_or_create(
         phase=phase,
-        view=spec.key,
+        direction=spec.key,
         defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
     )
     board.metric = spec.metric
@@ -238,7 +238,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
     (``manage.py recompute_boards``).
     """
     task = phase.task
-    specs = [view_spec(task, view) for view in views_for(task)]
+    specs = [direction_spec(task, direction) for direction in directions_for(task)]
     boards = []
     with transaction.atomic():
         # Serialise rebuilds and updates of one phase (two workers finishing at once) on PostgreSQL. NO KEY
@@ -279,7 +279,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
     return boards
 
 
-def _progression_after(spec: ViewSpec, phase: Phase, steps: list[dict], changed: Candidate | None, sid: str):
+def _progression_after(spec: DirectionSpec, phase: Phase, steps: list[dict], changed: Candidate | None, sid: str):
     """The state of the art after one submission changed, recomputed from scratch only if it held a record."""
     if any(step["submission"] == sid for step in steps):
         public = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True)
@@ -318,7 +318,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     sid = str(submission_id)
     key = method_key(sub["method_name"])
     task = phase.task
-    specs = [view_spec(task, view) for view in views_for(task)]
+    specs = [direction_spec(task, direction) for direction in directions_for(task)]
     stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
     boards = []
     with transaction.atomic():
@@ -366,7 +366,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
 MARK_FIELDS = ("id", "submission_id", "is_public", "quality", "tail", "value", "spread", "p_value", "tied_with_leader")
 
 
-def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
+def _is_pending(spec: DirectionSpec, row: BoardRow, leader: BoardRow | None) -> bool:
     """A ranked row whose bootstrap against the leader has not run yet (bootstrap boards)."""
     return (
         spec.significance == Board.Significance.BOOTSTRAP
@@ -377,7 +377,7 @@ def _is_pending(spec: ViewSpec, row: BoardRow, leader: BoardRow | None) -> bool:
     )
 
 
-def _remark(spec: ViewSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
+def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
     """Recompute every mark against a new leader (the only update that touches every row); returns the pending."""
     dirty = []
     pending = 0
@@ -396,7 +396,7 @@ def refresh_marks(phase: Phase) -> None:
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         boards = []
         for board in Board.objects.filter(phase=phase):
-            spec = view_spec(task, board.view)
+            spec = direction_spec(task, board.direction)
             leader = _leader_row(board)
             _remark(spec, board, leader, _leader_p_values(spec, leader), exclude=Q(pk__in=[]))
             board.pending_tests = _pending(spec, board, leader)

@@ -1,7 +1,7 @@
 """What a board shows for a task: its views, ranking metric, columns and filters.
 
 Pure functions of a ``scoring.Task``; no database. The recompute, the pages and
-the exports all read the same ``ViewSpec`` so the three can never disagree on
+the exports all read the same ``DirectionSpec`` so the three can never disagree on
 which columns exist.
 """
 
@@ -14,7 +14,7 @@ import scoring
 from scoring import keys as result_keys
 from scoring.significance import ALPHA
 
-DEFAULT_VIEW = "default"
+DEFAULT_DIRECTION = "default"
 # How a board marks entries indistinguishable from the leader.
 Significance = Literal["bootstrap", "seeds"]
 # Per-class F1 columns in the table up to this many classes; larger sets only in a chart.
@@ -32,7 +32,7 @@ class Column:
 
 
 @dataclass(frozen=True)
-class ViewSpec:
+class DirectionSpec:
     """One way of ranking a task's submissions."""
 
     task: scoring.registry.Task
@@ -88,9 +88,9 @@ class ViewSpec:
         return replace(self.task, primary=self.metric, secondary=tuple(key for key, _ in self.tiebreak))
 
 
-def views_for(task: scoring.registry.Task) -> tuple[str, ...]:
+def directions_for(task: scoring.registry.Task) -> tuple[str, ...]:
     """The view keys of a task, default first: one per setting of its kind, else just the default."""
-    return task.kind_def.settings or (DEFAULT_VIEW,)
+    return task.kind_def.settings or (DEFAULT_DIRECTION,)
 
 
 def _swap_setting(key: str) -> str:
@@ -104,7 +104,7 @@ def _column(task: scoring.registry.Task, key: str, label: str | None = None) -> 
     return Column(key, label or definition.name, definition.higher_is_better, definition.description)
 
 
-def _default_columns(task: scoring.registry.Task, view: str) -> tuple:
+def _default_columns(task: scoring.registry.Task, direction: str) -> tuple:
     """The primary metric, then every other headline metric; ties broken by the task's secondaries."""
     columns = (_column(task, task.primary),) + tuple(
         _column(task, m.key) for m in task.metrics if m.key != task.primary
@@ -134,23 +134,23 @@ def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
 
 
 # (ranking metric, label, columns, tie-breaks) of a view, for kinds whose board is not the default one.
-_VIEW_COLUMNS = {"mudi": _mudi_columns}
+_DIRECTION_COLUMNS = {"mudi": _mudi_columns}
 
 
-def view_spec(task: scoring.registry.Task, view: str | None = None) -> ViewSpec:
+def direction_spec(task: scoring.registry.Task, direction: str | None = None) -> DirectionSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
-    views = views_for(task)
-    view = view or views[0]
-    if view not in views:
-        raise KeyError(f"task {task.slug} has no view {view!r}")
-    metric, label, columns, tiebreak = _VIEW_COLUMNS.get(task.kind, _default_columns)(task, view)
-    class_keys = task.kind_def.class_f1_keys(task, view)
+    directions = directions_for(task)
+    direction = direction or directions[0]
+    if direction not in directions:
+        raise KeyError(f"task {task.slug} has no direction {direction!r}")
+    metric, label, columns, tiebreak = _DIRECTION_COLUMNS.get(task.kind, _default_columns)(task, direction)
+    class_keys = task.kind_def.class_f1_keys(task, direction)
     class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
-    return ViewSpec(
+    return DirectionSpec(
         task=task,
-        key=view,
+        key=direction,
         label=label,
         metric=metric,
         higher_is_better=task.higher_is_better(metric),

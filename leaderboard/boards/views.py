@@ -23,11 +23,11 @@ from leaderboard.boards.models import Board
 from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
-    ViewSpec,
+    DirectionSpec,
+    direction_spec,
+    directions_for,
     filters_for,
     significance_text,
-    view_spec,
-    views_for,
 )
 from leaderboard.challenges.models import Challenge, Phase
 
@@ -39,11 +39,11 @@ def _task_or_404(slug: str):
         raise Http404("No such task.")
 
 
-def _board_and_phase(task, view: str) -> tuple[Board | None, Phase]:
+def _board_and_phase(task, direction: str) -> tuple[Board | None, Phase]:
     """The standing phase's board for ``view`` (None before the first score); 404 without a phase."""
     board = (
         Board.objects.select_related("phase")
-        .filter(phase__task_slug=task.slug, phase__challenge__kind=Challenge.Kind.STANDING, view=view)
+        .filter(phase__task_slug=task.slug, phase__challenge__kind=Challenge.Kind.STANDING, direction=direction)
         .first()
     )
     if board is not None:
@@ -76,9 +76,9 @@ def _benchmark_summary() -> list[dict]:
     """Families -> datasets -> tasks with submission counts, best score and last activity."""
     stats = {}
     for row in Board.objects.filter(phase__challenge__kind=Challenge.Kind.STANDING).values(
-        "phase__task_slug", "view", "n_submissions", "best_value", "last_activity"
+        "phase__task_slug", "direction", "n_submissions", "best_value", "last_activity"
     ):
-        stats[(row["phase__task_slug"], row["view"])] = row
+        stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
     families = []
     for family in scoring.FAMILIES.values():
@@ -86,7 +86,7 @@ def _benchmark_summary() -> list[dict]:
         for task in scoring.TASKS.values():
             if task.family != family.slug:
                 continue
-            spec = view_spec(task)
+            spec = direction_spec(task)
             row = stats.get((task.slug, spec.key), {})
             dataset = datasets.setdefault(
                 task.dataset, {"name": task.dataset_name, "slug": task.dataset, "tasks": [], "several": False}
@@ -127,7 +127,7 @@ def _aria_sort(state: str, ascending_first: bool) -> str:
     return "ascending" if ascending else "descending"
 
 
-def _headers(spec: ViewSpec, controls: Controls) -> dict:
+def _headers(spec: DirectionSpec, controls: Controls) -> dict:
     def header(key: str, label: str, title: str = "", ascending_first: bool = True) -> dict:
         state = controls.sorted_by(key)
         return {
@@ -172,7 +172,7 @@ def _filter_state(task, controls: Controls) -> list[dict]:
     return state
 
 
-def _sort_label(spec: ViewSpec, sort: str) -> str:
+def _sort_label(spec: DirectionSpec, sort: str) -> str:
     try:
         return spec.task.metric(sort).name
     except KeyError:  # team, method, date
@@ -183,7 +183,7 @@ def _sort_label(spec: ViewSpec, sort: str) -> str:
 def task_board(request: HttpRequest, slug: str) -> HttpResponse:
     task = _task_or_404(slug)
     controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
-    spec = view_spec(task, controls.view)
+    spec = direction_spec(task, controls.direction)
     board, phase = _board_and_phase(task, spec.key)
     team_ids = team_ids_for(request.user) if controls.private else []
     rows, total = page_rows(board, spec, controls, team_ids)
@@ -211,11 +211,16 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         "total": total,
         "headers": _headers(spec, controls),
         "filters": _filter_state(task, controls),
-        "views": [
-            {"key": v, "label": view_spec(task, v).label, "checked": v == spec.key, "query": controls.query(view=v)}
-            for v in views_for(task)
+        "directions": [
+            {
+                "key": v,
+                "label": direction_spec(task, v).label,
+                "checked": v == spec.key,
+                "query": controls.query(direction=v),
+            }
+            for v in directions_for(task)
         ]
-        if len(views_for(task)) > 1
+        if len(directions_for(task)) > 1
         else [],
         "charts": charts,
         "charts_follow_view": follows_view(controls),
@@ -248,7 +253,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
 def _export(request: HttpRequest, slug: str, kind: str) -> StreamingHttpResponse:
     task = _task_or_404(slug)
     controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
-    spec = view_spec(task, controls.view)
+    spec = direction_spec(task, controls.direction)
     board, _ = _board_and_phase(task, spec.key)
     team_ids = team_ids_for(request.user) if controls.private else []
 

@@ -181,18 +181,18 @@ def board_updates_run_at_once(monkeypatch):
     return sent
 
 
-def ranked(task_slug: str, view: str = "default", public: bool | None = True) -> list:
+def ranked(task_slug: str, direction: str = "default", public: bool | None = True) -> list:
     """The board's rows as the page and exports read them (rank, position computed), as objects."""
     from types import SimpleNamespace
 
     from leaderboard.boards.models import Board, BoardRow
     from leaderboard.boards.query import Controls, ranked_rows
 
-    board = Board.objects.filter(phase__task_slug=task_slug, view=view).first()
+    board = Board.objects.filter(phase__task_slug=task_slug, direction=direction).first()
     if board is None:
         return []
     teams = list(BoardRow.objects.filter(board=board, is_public=False).values_list("team_id", flat=True).distinct())
-    controls = Controls(view=view, private=bool(teams), default_view=view)
+    controls = Controls(direction=direction, private=bool(teams), default_direction=direction)
     rows = [SimpleNamespace(**row) for row in ranked_rows(board, controls, teams)]
     return [r for r in rows if public is None or r.is_public == public]
 

@@ -116,15 +116,15 @@ def cli_metrics(task: str, truth, pred) -> dict[str, float]:
 
 def assert_exports_equal_cli(client, task_slug: str, submission, expected: dict[str, float], query: str = ""):
     from leaderboard.boards.exports import metric_columns
-    from leaderboard.boards.spec import view_spec
+    from leaderboard.boards.spec import direction_spec
 
     row = next(r for r in csv_rows(client.get(f"/tasks/{task_slug}/leaderboard.csv{query}"))
                if r["submission_id"] == str(submission.pk))  # fmt: skip
     document = json.loads(client.get(f"/tasks/{task_slug}/leaderboard.json{query}").getvalue())
     json_row = next(r for r in document["rows"] if r["submission_id"] == str(submission.pk))
-    view = query.split("direction=")[1] if "direction=" in query else None
+    direction = query.split("direction=")[1] if "direction=" in query else None
     checked = 0
-    for column, key in metric_columns(view_spec(scoring.get_task(task_slug), view)):
+    for column, key in metric_columns(direction_spec(scoring.get_task(task_slug), direction)):
         if key not in expected:
             continue
         assert float(row[column]) == expected[key], column  # CSV: exact, not approximately

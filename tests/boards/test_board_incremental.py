@@ -4,7 +4,7 @@ The property test drives random sequences of scores, visibility changes,
 re-scores and re-runs through ``update_board`` (what the worker runs after each
 change) and checks after every step that the board reads exactly as
 ``recompute_phase`` rebuilds it, and that its ranks are those of the pure
-ranking glue (``leaderboard.boards.placement.place_for_view``, on
+ranking glue (``leaderboard.boards.placement.place_for_direction``, on
 ``scoring.ranking.rank``). It runs on SQLite, and on PostgreSQL when the suite
 does (``DATABASE_URL``; the ``postgres`` fixture marks that run).
 """
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 import scoring
 from leaderboard.boards.models import Board, BoardRow
-from leaderboard.boards.placement import Candidate, place_for_view, representatives
+from leaderboard.boards.placement import Candidate, place_for_direction, representatives
 from leaderboard.boards.query import Controls, ranked_rows
 from leaderboard.boards.recompute import recompute_phase, update_board
-from leaderboard.boards.spec import view_spec, views_for
+from leaderboard.boards.spec import direction_spec, directions_for
 from leaderboard.submissions.models import Result, Submission
 from tests.boards.conftest import T0, mudi_metrics, phase_for, scored
 
@@ -56,14 +56,14 @@ def snapshot(phase) -> dict:
     """Everything a board shows: each view's rows with computed ranks and marks, and its summary."""
     out = {}
     teams = list(BoardRow.objects.filter(board__phase=phase).values_list("team_id", flat=True).distinct())
-    for board in Board.objects.filter(phase=phase).order_by("view"):
-        controls = Controls(view=board.view, private=True, default_view=board.view)
+    for board in Board.objects.filter(phase=phase).order_by("direction"):
+        controls = Controls(direction=board.direction, private=True, default_direction=board.direction)
         fields = ("submission_id", "is_public", "rank", "position", "tied_with_leader", "p_value", "metrics")
         rows = [tuple(r[f] for f in fields) for r in ranked_rows(board, controls, teams)]
         keys = sorted(BoardRow.objects.filter(board=board).values_list("submission_id", "quality", "tail", "sort_keys"))
         summary = (board.n_rows, board.n_submissions, board.best_value, board.last_activity, board.progression)
         stored = [(str(a), b, c, sorted(d.items())) for a, b, c, d in keys]
-        out[board.view] = (rows, stored, summary, board.pending_tests)
+        out[board.direction] = (rows, stored, summary, board.pending_tests)
     return out
 
 
@@ -71,8 +71,8 @@ def pure_places(phase) -> dict:
     """{view: {submission id: (rank, position, mark)}} by the pure glue over every scored submission."""
     task = phase.task
     out = {}
-    for view in views_for(task):
-        spec = view_spec(task, view)
+    for direction in directions_for(task):
+        spec = direction_spec(task, direction)
         candidates = []
         for s in Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).select_related("team"):
             results = Result.objects.filter(submission=s)
@@ -80,8 +80,8 @@ def pure_places(phase) -> dict:
             candidate = Candidate(str(s.pk), s.team_id, s.team.name, s.method_name, s.created_at, s.is_public, values)
             candidates.append(candidate)
         reps = representatives(spec, candidates, phase.board_mode)
-        places = place_for_view(spec, reps, {})
-        out[view] = {c: (p.rank, p.position, p.tied_with_leader) for c, p in places.items()}
+        places = place_for_direction(spec, reps, {})
+        out[direction] = {c: (p.rank, p.position, p.tied_with_leader) for c, p in places.items()}
     return out
 
 
@@ -128,12 +128,12 @@ def check_sequence(task_slug: str, teams, ops) -> None:
             recompute_phase(phase, enqueue_tests=False)
             assert snapshot(phase) == incremental, op
             expected = pure_places(phase)
-            for view, rows in incremental.items():
+            for direction, rows in incremental.items():
                 got = {str(r[0]): (r[2], r[3], r[4]) for r in rows[0]}
                 if scoring.get_task(task_slug).kind != "mudi":  # bootstrap marks need tests; checked elsewhere
-                    assert got == expected[view], (view, op)
+                    assert got == expected[direction], (direction, op)
                 else:
-                    assert {k: v[:2] for k, v in got.items()} == {k: v[:2] for k, v in expected[view].items()}
+                    assert {k: v[:2] for k, v in got.items()} == {k: v[:2] for k, v in expected[direction].items()}
         transaction.set_rollback(True)
 
 
@@ -202,6 +202,6 @@ def test_the_created_at_order_breaks_ties_like_the_pure_ranking(standing, alice_
     late = scored(phase, alice_lab, "Late", metrics_for("chemicalx-twosides", 0.7, 0.5), minutes=5)
     early = scored(phase, charlie.personal_team, "Early", metrics_for("chemicalx-twosides", 0.7, 0.5), minutes=1)
     board = Board.objects.get(phase=phase)
-    rows = list(ranked_rows(board, Controls(view="default"), []))
+    rows = list(ranked_rows(board, Controls(direction="default"), []))
     assert [(r["submission_id"], r["rank"], r["position"]) for r in rows] == [(early.pk, 1, 1), (late.pk, 1, 2)]
     assert T0 + dt.timedelta(minutes=1) == rows[0]["submitted_at"]

@@ -12,16 +12,16 @@ from leaderboard.boards.placement import (
     leader,
     place,
     place_by_columns,
-    place_for_view,
+    place_for_direction,
     progression,
     representatives,
 )
-from leaderboard.boards.spec import view_spec
+from leaderboard.boards.spec import direction_spec
 
 T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-MUDI = view_spec(scoring.get_task("mudi"), "aware")
-PAIR = view_spec(scoring.get_task("chemicalx-twosides"))
-REGRESSION = view_spec(scoring.get_task("imdrug-sbap-regression"))
+MUDI = direction_spec(scoring.get_task("mudi"), "aware")
+PAIR = direction_spec(scoring.get_task("chemicalx-twosides"))
+REGRESSION = direction_spec(scoring.get_task("imdrug-sbap-regression"))
 
 
 def cand(cid, value, *, team=1, method="M", minutes=0, public=True, **values) -> Candidate:
@@ -143,14 +143,14 @@ def test_seed_intervals_mark_entries_overlapping_the_leader():
         cand("close", 0.79, team=2, **{"auroc": 0.785, "auroc/stderr": 0.01}),
         cand("far", 0.70, team=3, **{"auroc": 0.70, "auroc/stderr": 0.01}),
     ]
-    places = place_for_view(PAIR, rows, {})
+    places = place_for_direction(PAIR, rows, {})
     assert places["lead"].tied_with_leader and places["close"].tied_with_leader
     assert not places["far"].tied_with_leader
 
 
 def test_bootstrap_verdicts_mark_entries_and_an_untested_entry_is_not_marked():
     rows = [mudi("lead", 0.8), mudi("same", 0.7, team=2), mudi("worse", 0.6, team=3), mudi("untested", 0.5, team=4)]
-    places = place_for_view(MUDI, rows, {"same": True, "worse": False, "untested": None})
+    places = place_for_direction(MUDI, rows, {"same": True, "worse": False, "untested": None})
     assert [places[i].tied_with_leader for i in ("lead", "same", "worse", "untested")] == [True, True, False, False]
 
 
@@ -210,10 +210,10 @@ def test_a_private_row_beating_the_public_leader_would_lead_and_is_marked():
         cand("x", 0.95, team=3, public=False, **{"auroc": 0.95, "auroc/stderr": 0.01}),
         cand("y", 0.50, team=4, public=False, **{"auroc": 0.50, "auroc/stderr": 0.01}),
     ]
-    places = place_for_view(PAIR, rows, {})
+    places = place_for_direction(PAIR, rows, {})
     assert (places["x"].rank, places["x"].position, places["x"].tied_with_leader) == (1, 1, True)
     assert (places["y"].rank, places["y"].tied_with_leader) == (2, False)
-    assert places["lead"] == place_for_view(PAIR, rows[:1], {})["lead"]
+    assert places["lead"] == place_for_direction(PAIR, rows[:1], {})["lead"]
 
 
 def test_a_private_row_without_the_metric_is_unranked_after_the_ranked_public_rows():

@@ -13,8 +13,8 @@ from leaderboard.submissions.signals import board_changed, submission_scored
 from tests.boards.conftest import T0, mudi_metrics, pair_metrics, phase_for, ranked, scored
 
 
-def rows(task_slug: str, view: str = "default", public: bool | None = True) -> list:
-    return ranked(task_slug, view, public)
+def rows(task_slug: str, direction: str = "default", public: bool | None = True) -> list:
+    return ranked(task_slug, direction, public)
 
 
 def test_a_board_has_one_row_per_team_and_method_holding_its_best_submission(standing, alice_lab, charlie):
@@ -141,7 +141,7 @@ def test_missing_bootstrap_tests_are_counted_and_enqueued_after_commit(
     with django_capture_on_commit_callbacks(execute=True):
         recompute_phase(phase)
     assert sent == [phase.pk]
-    assert Board.objects.get(phase=phase, view="aware").pending_tests == 1
+    assert Board.objects.get(phase=phase, direction="aware").pending_tests == 1
 
 
 def test_seed_boards_never_enqueue_bootstrap_tests(

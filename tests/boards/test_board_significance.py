@@ -24,10 +24,10 @@ def test_the_board_task_runs_the_leader_bootstraps_and_marks_rows(client, standi
     leader = scored(phase, alice_lab, "Perfect", file=mudi_prediction_csv(wrong=0))
     close = scored(phase, charlie.personal_team, "OneWrong", file=mudi_prediction_csv(wrong=1), minutes=1)
     far = scored(phase, olga.personal_team, "AllWrong", file=mudi_prediction_csv(wrong=12), minutes=2)
-    assert Board.objects.get(phase=phase, view="aware").pending_tests == 2
+    assert Board.objects.get(phase=phase, direction="aware").pending_tests == 2
 
     assert run_board_tests(phase.pk) == 4  # two rows, two views
-    board = Board.objects.get(phase=phase, view="aware")
+    board = Board.objects.get(phase=phase, direction="aware")
     assert board.pending_tests == 0
     marks = {r.submission_id: (r.tied_with_leader, r.p_value) for r in BoardRow.objects.filter(board=board)}
     assert marks[leader.pk] == (True, None)
@@ -46,7 +46,7 @@ def test_the_agnostic_view_tests_the_agnostic_metric(standing, alice_lab, charli
     scored(phase, alice_lab, "Reversed", file=mudi_prediction_csv(swap=12))
     scored(phase, charlie.personal_team, "Straight", file=mudi_prediction_csv(wrong=2), minutes=1)
     run_board_tests(phase.pk)
-    assert Board.objects.filter(phase=phase, view="agnostic").exists()
+    assert Board.objects.filter(phase=phase, direction="agnostic").exists()
     assert next(r for r in ranked("mudi", "agnostic") if r.position == 1).method_name == "Reversed"
     assert PairTest.objects.filter(metric="agnostic/macro/f1").count() == 1
     assert PairTest.objects.filter(metric="aware/macro/f1").count() == 1
@@ -68,10 +68,10 @@ def test_a_row_whose_file_is_gone_stays_untested_without_blocking_others(standin
     scored(phase, olga.personal_team, "C", file=mudi_prediction_csv(wrong=4), minutes=2)
     gone.file.delete(save=False)
     run_board_tests(phase.pk)
-    rows = {r.method_name: r for r in BoardRow.objects.filter(board__view="aware")}
+    rows = {r.method_name: r for r in BoardRow.objects.filter(board__direction="aware")}
     assert rows["Gone"].p_value is None and rows["Gone"].tied_with_leader is False
     assert rows["C"].p_value is not None
-    assert Board.objects.get(phase=phase, view="aware").pending_tests == 1
+    assert Board.objects.get(phase=phase, direction="aware").pending_tests == 1
 
 
 def test_multi_seed_boards_mark_rows_whose_interval_overlaps_the_leaders(standing, alice_lab, charlie, olga):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 import scoring
-from leaderboard.boards.spec import declaration_badges, declaration_tags, view_spec, views_for
+from leaderboard.boards.spec import declaration_badges, declaration_tags, direction_spec, directions_for
 
 
 def test_mudi_has_an_aware_and_an_agnostic_view_each_ranked_by_its_own_macro_f1():
     task = scoring.get_task("mudi")
-    assert views_for(task) == ("aware", "agnostic")
-    aware, agnostic = view_spec(task, "aware"), view_spec(task, "agnostic")
+    assert directions_for(task) == ("aware", "agnostic")
+    aware, agnostic = direction_spec(task, "aware"), direction_spec(task, "agnostic")
     assert aware.metric == "aware/macro/f1" and agnostic.metric == "agnostic/macro/f1"
     assert agnostic.tiebreak == (("agnostic/micro/f1", True), ("aware/macro/f1", True))
     assert agnostic.significance == aware.significance == "bootstrap"
@@ -24,28 +24,28 @@ def test_mudi_has_an_aware_and_an_agnostic_view_each_ranked_by_its_own_macro_f1(
 
 
 def test_the_bootstrap_of_the_agnostic_view_tests_the_agnostic_metric():
-    task = view_spec(scoring.get_task("mudi"), "agnostic").ranking_task()
+    task = direction_spec(scoring.get_task("mudi"), "agnostic").ranking_task()
     assert task.primary == "agnostic/macro/f1"
-    assert view_spec(scoring.get_task("mudi"), "aware").ranking_task() is scoring.get_task("mudi")
+    assert direction_spec(scoring.get_task("mudi"), "aware").ranking_task() is scoring.get_task("mudi")
 
 
 def test_multi_seed_tasks_use_seed_intervals_and_keep_per_seed_values():
-    spec = view_spec(scoring.get_task("chemicalx-drugcomb"))
+    spec = direction_spec(scoring.get_task("chemicalx-drugcomb"))
     assert spec.significance == "seeds"
     assert spec.spread_key("auroc") == "auroc/stderr"
     assert "seed/9/auroc" in spec.stored_keys()
 
 
 def test_imdrug_shows_per_class_f1_columns_up_to_ten_classes_only():
-    assert len(view_spec(scoring.get_task("imdrug-uspto50k-random")).class_columns) == 10
-    drugbank = view_spec(scoring.get_task("imdrug-drugbank-random"))
+    assert len(direction_spec(scoring.get_task("imdrug-uspto50k-random")).class_columns) == 10
+    drugbank = direction_spec(scoring.get_task("imdrug-drugbank-random"))
     assert drugbank.class_columns == ()
     assert len(drugbank.class_chart_keys) == 86
 
 
 def test_an_unknown_view_is_refused():
     with pytest.raises(KeyError):
-        view_spec(scoring.get_task("chemicalx-twosides"), "aware")
+        direction_spec(scoring.get_task("chemicalx-twosides"), "aware")
 
 
 def test_declaration_tags_cover_choices_the_exact_set_and_yes_no_answers():

@@ -29,11 +29,11 @@ def test_a_submission_scored_by_the_worker_appears_on_the_board_with_its_mark(cl
     wait_for(lambda: BoardRow.objects.filter(submission=first).exists(), timeout=60, message="the first row")
     second = submit(phase, charlie, "Noisy", mudi_prediction_csv(wrong=7))
     wait_for(
-        lambda: BoardRow.objects.filter(submission=second, board__view="aware", p_value__isnull=False).exists(),
+        lambda: BoardRow.objects.filter(submission=second, board__direction="aware", p_value__isnull=False).exists(),
         timeout=90,
         message="the worker to rebuild the board and run the bootstrap against the leader",
     )
-    assert Board.objects.get(phase=phase, view="aware").pending_tests == 0
+    assert Board.objects.get(phase=phase, direction="aware").pending_tests == 0
     html = client.get("/tasks/mudi/").content.decode()
     assert html.index("Perfect") < html.index("Noisy")
     assert "p=0.0" in html or "≈" in html
