@@ -131,30 +131,24 @@ def utc_day_start(now: dt.datetime) -> dt.datetime:
 
 def quota_for(team: Team, phase: Phase, now: dt.datetime | None = None) -> Quota:
     """The team's current usage on the phase (no lock; for display)."""
-    now = now or timezone.now()
-    day_start = utc_day_start(now)
-    charged = Submission.objects.charged().for_team_phase(team, phase)
-    return Quota(
-        daily_limit=phase.daily_limit,
-        daily_used=charged.filter(created_at__gte=day_start).count(),
-        total_limit=phase.total_limit,
-        total_used=charged.count(),
-        resets_at=day_start + dt.timedelta(days=1),
-    )
+    return _usage(Submission.objects.charged().for_team_phase(team, phase), phase, now)
 
 
 def user_quota_for(user, phase: Phase, now: dt.datetime | None = None) -> Quota:
     """The user's own usage on the phase over all their teams (a team switched by an organizer keeps it)."""
-    now = now or timezone.now()
-    day_start = utc_day_start(now)
-    charged = Submission.objects.charged().for_user_phase(user, phase)
+    return _usage(Submission.objects.charged().for_user_phase(user, phase), phase, now, who="You")
+
+
+def _usage(charged, phase: Phase, now: dt.datetime | None, **extra) -> Quota:
+    """The phase's limits against the charged submissions ``charged`` (today's and in total)."""
+    day_start = utc_day_start(now or timezone.now())
     return Quota(
         daily_limit=phase.daily_limit,
         daily_used=charged.filter(created_at__gte=day_start).count(),
         total_limit=phase.total_limit,
         total_used=charged.count(),
         resets_at=day_start + dt.timedelta(days=1),
-        who="You",
+        **extra,
     )
 
 
