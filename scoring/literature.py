@@ -19,15 +19,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring import keys
 from scoring.errors import Problem, ScoringError
+from scoring.kinds import kind_of
 from scoring.registry import TASKS
 
 COLUMNS = ("benchmark_task", "method", "setting", "metric", "value", "spread", "unit", "source", "notes")
 UNITS = {"percent": 100.0, "fraction": 1.0}
-# A printed macro F1 may differ from the harmonic mean of the printed (rounded, two-decimal) P and R
-# by the rounding of three numbers: at most 0.01 percentage points.
-HARMONIC_TOLERANCE = 0.0001
 
 
 @dataclass(frozen=True)
@@ -63,19 +60,6 @@ class PublishedEntry:
     flags: list[str] = field(default_factory=list)
 
 
-def _mudi_key(setting: str, metric: str) -> str:
-    """``aware`` + ``Macro-averaged F1`` -> ``aware/macro/f1``; "" for a name MUDI's scorer does not compute."""
-    words = metric.strip().rsplit(" ", 1)
-    if len(words) != 2 or setting not in ("aware", "agnostic"):
-        return ""
-    scope, stat = words[0].strip().lower(), words[1].strip().lower()
-    stat = {"precision": "precision", "recall": "recall", "f1": "f1"}.get(stat, "")
-    scope = {"macro-averaged": "macro", "micro-averaged": "micro"}.get(scope, scope.replace(" ", "_"))
-    if not stat or scope not in ("macro", "micro", "synergism", "antagonism", "new_effect"):
-        return ""
-    return keys.mudi_key(setting, scope, stat)
-
-
 def result_key(task_slug: str, setting: str, metric: str) -> str:
     """Our result key for a printed metric name, "" when it is not one we compute the same way.
 
@@ -83,8 +67,9 @@ def result_key(task_slug: str, setting: str, metric: str) -> str:
     name must equal one of the task's metric keys or names (case-insensitive).
     """
     task = TASKS[task_slug]
-    if task.kind == "mudi":
-        return _mudi_key(setting, metric)
+    kind = kind_of(task)
+    if kind.published_key is not None:
+        return kind.published_key(setting, metric)
     wanted = metric.strip().lower()
     for definition in task.metrics:
         if wanted in (definition.key.lower(), definition.name.lower()):
@@ -156,14 +141,4 @@ def entries(values: Iterable[PublishedValue]) -> list[PublishedEntry]:
 
 def check_entry(entry: PublishedEntry) -> list[str]:
     """The paper's own definitions an entry breaks (MUDI: macro F1 = harmonic mean of macro P and R)."""
-    if TASKS[entry.task].kind != "mudi":
-        return []
-    flags = []
-    for setting in ("aware", "agnostic"):
-        f1, p, r = (entry.metrics.get(keys.mudi_key(setting, "macro", s)) for s in ("f1", "precision", "recall"))
-        if f1 is None or p is None or r is None:
-            continue
-        harmonic = 2 * p * r / (p + r) if p + r else 0.0
-        if abs(f1 - harmonic) > HARMONIC_TOLERANCE:
-            flags.append(f"{setting} macro F1 {f1:.4f} is not the harmonic mean of its macro P and R ({harmonic:.4f})")
-    return flags
+    return kind_of(TASKS[entry.task]).published_checks(entry.metrics)

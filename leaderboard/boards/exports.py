@@ -107,7 +107,7 @@ def export_row(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tupl
 
 def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
     """A published result as an export row: no rank, no submission, its citation as the paper link."""
-    out = {column: None for column in FIXED_COLUMNS}
+    out: dict[str, object] = {column: None for column in FIXED_COLUMNS}
     out.update(
         method=entry.method, team=entry.paper, submission_id="", submission_url="", submitted_at="",
         visibility="public", baseline=False, declarations={}, paper_url=entry.url, code_url="", verified=False,

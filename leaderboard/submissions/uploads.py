@@ -49,7 +49,7 @@ class CappedUploadHandler(FileUploadHandler):
             from leaderboard.submissions.forms import megabytes
 
             limit = settings.SUBMISSION_MAX_BYTES
-            self.request.upload_refused = (
+            self.request.upload_refused = (  # type: ignore[union-attr]  # the handler always has its request
                 f"The file was stopped at {megabytes(self.received)}: the limit is {megabytes(limit)}. "
                 "Nothing was stored."
             )
@@ -114,7 +114,7 @@ class UploadSlotsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method != "POST" or not request.content_type.startswith("multipart/"):
+        if request.method != "POST" or not (request.content_type or "").startswith("multipart/"):
             return self.get_response(request)
         uploader = _uploader(request)
         if not acquire_slot(uploader):

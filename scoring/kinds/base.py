@@ -40,6 +40,10 @@ def _no_derived(task: Task, key: str) -> MetricDef | None:
     return None
 
 
+def _no_checks(metrics: dict[str, float]) -> list[str]:
+    return []
+
+
 def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
     return ()
 
@@ -66,6 +70,10 @@ class Kind:
     names board charts beyond the generic ones; ``truth_from_triples`` says
     that a truth can be built from a labeled triples file; ``placeholder_labels``
     gives n legal truth labels for a stand-in truth built from test inputs.
+    ``published_key`` resolves a metric name printed in a paper (with its
+    setting) to a result key, "" when not comparable (None: the printed name
+    must equal a metric's key or name); ``published_checks`` lists the paper's
+    own definitions a published entry's values break.
     """
 
     name: str
@@ -84,6 +92,8 @@ class Kind:
     extra_charts: tuple[str, ...] = ()
     truth_from_triples: bool = False
     placeholder_labels: Callable[[Task, int], np.ndarray] = classes_in_turn
+    published_key: Callable[[str, str], str] | None = None
+    published_checks: Callable[[dict[str, float]], list[str]] = _no_checks
 
 
 KINDS: dict[str, Kind] = {}

@@ -75,9 +75,42 @@ def class_f1_keys(task: Task, setting: str | None) -> tuple[tuple[str, str], ...
     return tuple((name, keys.mudi_key(setting or "aware", slug, "f1")) for slug, name in names)
 
 
+# A printed macro F1 may differ from the harmonic mean of the printed (rounded, two-decimal) P and R
+# by the rounding of three numbers: at most 0.01 percentage points.
+HARMONIC_TOLERANCE = 0.0001
+
+
+def published_key(setting: str, metric: str) -> str:
+    """``aware`` + ``Macro-averaged F1`` -> ``aware/macro/f1``; "" for a name MUDI's scorer does not compute."""
+    words = metric.strip().rsplit(" ", 1)
+    if len(words) != 2 or setting not in keys.MUDI_SETTINGS:
+        return ""
+    scope, stat = words[0].strip().lower(), words[1].strip().lower()
+    stat = {"precision": "precision", "recall": "recall", "f1": "f1"}.get(stat, "")
+    scope = {"macro-averaged": "macro", "micro-averaged": "micro"}.get(scope, scope.replace(" ", "_"))
+    if not stat or scope not in ("macro", "micro", "synergism", "antagonism", "new_effect"):
+        return ""
+    return keys.mudi_key(setting, scope, stat)
+
+
+def published_checks(metrics: dict[str, float]) -> list[str]:
+    """The paper's definition a published MUDI entry breaks: macro F1 is the harmonic mean of macro P and R."""
+    flags = []
+    for setting in keys.MUDI_SETTINGS:
+        f1, p, r = (metrics.get(keys.mudi_key(setting, "macro", s)) for s in ("f1", "precision", "recall"))
+        if f1 is None or p is None or r is None:
+            continue
+        harmonic = 2 * p * r / (p + r) if p + r else 0.0
+        if abs(f1 - harmonic) > HARMONIC_TOLERANCE:
+            flags.append(f"{setting} macro F1 {f1:.4f} is not the harmonic mean of its macro P and R ({harmonic:.4f})")
+    return flags
+
+
 KIND = register(
     Kind(
         name="mudi",
+        published_key=published_key,
+        published_checks=published_checks,
         aligned=MudiAligned,
         load_truth=validation.load_mudi_truth,
         read_prediction=validation.read_mudi_prediction,
