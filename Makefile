@@ -33,6 +33,7 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py load_benchmarks --demo
+	$(PY) manage.py recompute_boards
 	$(PY) manage.py ensure_demo_user
 	$(PY) manage.py runall --port $(PORT)
 
