@@ -211,7 +211,7 @@ def _board_for(phase: Phase, spec: DirectionSpec) -> Board:
 
 def _public_activity(phase: Phase) -> tuple[int, object]:
     found = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True).aggregate(
-        n=Count("id"), last=Max("created_at")
+        n=Count("*"), last=Max("created_at")
     )
     return found["n"], found["last"]
 

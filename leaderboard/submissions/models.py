@@ -142,6 +142,9 @@ class Submission(models.Model):
             models.Index(fields=["status", "queued_at"], name="submission_status_idx"),
             # The sweep's re-enqueue query: queued rows last sent to the broker before a cutoff.
             models.Index(fields=["status", "enqueued_at"], name="submission_enqueued_idx"),
+            # A board update's summary: count and latest date of a phase's public scored submissions
+            # (an index-only scan instead of reading the phase's rows).
+            models.Index(fields=["phase", "status", "is_public", "created_at"], name="submission_public_activity_idx"),
         ]
         constraints = [
             # A verified badge always says how it was verified.
