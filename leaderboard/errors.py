@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
 
-TITLES = {403: "Permission denied", 404: "Page not found", 500: "Server error"}
+TITLES = {400: "Bad request", 403: "Permission denied", 404: "Page not found", 500: "Server error"}
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -46,14 +46,14 @@ def error_response(request: HttpRequest, status: int, exception: Exception | Non
     if is_api(request):
         from leaderboard.api.problems import problem_response  # the API's one error format
 
-        kind = {403: "forbidden", 404: "not-found", 500: "error"}[status]
+        kind = {400: "malformed-request", 403: "forbidden", 404: "not-found", 500: "error"}[status]
         return problem_response(status, kind, TITLES[status], str(exception or "") or TITLES[status] + ".")
     if wants_json(request):
         return JsonResponse({"error": TITLES[status], "status": status}, status=status)
     if status == 500:
         # No request context: the crash may be the database, which the header's user menu would need.
         return HttpResponse(render_to_string("500.html", {}), status=500)
-    detail = str(exception) if status == 403 and exception and str(exception) else ""
+    detail = str(exception) if status in (400, 403) and exception and str(exception) else ""
     context = {"path": request.path, "detail": detail, "login_url": login_url(request)}
     return render(request, f"{status}.html", context, status=status)
 
@@ -101,3 +101,32 @@ def _resolves(path: str) -> bool:
     except Resolver404:
         return False
     return True
+
+
+class RefuseNulCharactersMiddleware:
+    """400 for a query or form value holding a NUL character.
+
+    No text a user sends may contain one (PostgreSQL refuses it in text and a
+    filter on it would end in a 500); one check here covers every page, export
+    and API endpoint. It runs after the upload-slot middleware, so reading a
+    form body here happens within the upload limits.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        for where, values in (("query string", request.GET), ("form", self._form(request))):
+            if any("\x00" in key or any("\x00" in v for v in vals) for key, vals in values.lists()):
+                detail = f"The {where} contains a NUL character (0x00), which no field accepts."
+                return error_response(request, 400, ValueError(detail))
+        return self.get_response(request)
+
+    @staticmethod
+    def _form(request: HttpRequest):
+        if request.method == "POST" and request.content_type in (
+            "multipart/form-data",
+            "application/x-www-form-urlencoded",
+        ):
+            return request.POST
+        return request.GET.__class__()

@@ -110,6 +110,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication (it counts per user), before any view parses a body.
     "leaderboard.submissions.uploads.UploadSlotsMiddleware",
+    "leaderboard.errors.RefuseNulCharactersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
