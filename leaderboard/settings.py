@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "leaderboard.literature",
     "leaderboard.boards",
     "leaderboard.ops",
+    "leaderboard.organize",
     "leaderboard.api",
     "rest_framework",
     "drf_spectacular",

@@ -25,8 +25,14 @@ class Board(models.Model):
         BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
         SEEDS = "seeds", "Overlap of seed intervals"
 
+    class Part(models.TextChoices):
+        # Which test rows the board ranks: every board but a revealed phase's private one is "public".
+        PUBLIC = "public", "Public test rows"
+        PRIVATE = "private", "Private test rows (published at the reveal)"
+
     phase = models.ForeignKey("challenges.Phase", on_delete=models.CASCADE, related_name="boards")
     direction = models.CharField(max_length=20)
+    part = models.CharField(max_length=8, choices=Part.choices, default=Part.PUBLIC)
     # Ranking rule used for this view (the task's primary metric, or MUDI's agnostic one).
     metric = models.CharField(max_length=120)
     higher_is_better = models.BooleanField(default=True)
@@ -47,7 +53,9 @@ class Board(models.Model):
     pending_tests = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["phase", "direction"], name="board_unique_phase_direction")]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "direction", "part"], name="board_unique_phase_direction_part")
+        ]
 
     def __str__(self) -> str:
         return f"{self.phase} ({self.direction})"
@@ -90,6 +98,11 @@ class BoardRow(models.Model):
 
     # Display metrics {key: value}.
     metrics = models.JSONField(default=dict)
+
+    # A private board's row: the entry's rank and value on the public board at the reveal
+    # (the "shake-up" is public_rank minus the private rank).
+    public_rank = models.PositiveIntegerField(null=True, blank=True)
+    public_value = models.FloatField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -183,6 +183,10 @@ class Phase(models.Model):
     truth_updated_at = models.DateTimeField(null=True, blank=True)
     # Row counts of the truth, written at import so pages never parse the file: {"rows": n, "per_seed": {seed: n}}.
     truth_counts = models.JSONField(default=dict, blank=True)
+    # The private board is published at reveal_at (empty: at ends_at); organizers may reveal early or
+    # postpone. revealed_at is set once, by the reveal (boards.reveal), and makes private scores visible.
+    reveal_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = PhaseQuerySet.as_manager()
 
@@ -299,3 +303,90 @@ class TruthVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} truth {self.sha256[:12]}"
+
+
+class Registration(models.Model):
+    """A team's registration for an organized challenge: the team that registers is the one that submits.
+
+    ``status`` is the state machine: pending (approval mode) -> approved | rejected; approved ->
+    disqualified by an organizer, with a ``reason`` the team sees.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for approval"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        DISQUALIFIED = "disqualified", "Disqualified"
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="registrations")
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="registrations")
+    # The member who registered the team (and accepted the terms for it).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registrations")
+    status = models.CharField(max_length=15, choices=Status.choices, default=Status.APPROVED)
+    # Why an organizer rejected or disqualified the team; shown to the team.
+    reason = models.TextField(blank=True)
+    accepted_terms_at = models.DateTimeField(null=True, blank=True)
+    # Announcements of this challenge are e-mailed to the registering member when set.
+    wants_announcements = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["challenge", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "team"], name="registration_one_per_team"),
+        ]
+        indexes = [
+            # The participants page: a challenge's registrations by status.
+            models.Index(fields=["challenge", "status"], name="registration_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.challenge} ({self.status})"
+
+
+class Announcement(models.Model):
+    """A message from the organizers, shown on the challenge page (Markdown, sanitised)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="announcements")
+    title = models.CharField(max_length=200)
+    body = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # Set when the e-mails to participants who want them were handed to the worker.
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["challenge", "-created_at"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class AuditEntry(models.Model):
+    """One organizer action on a challenge: who, what, when, why. Written by ``challenges.audit.record``."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # A short verb, e.g. "truth.upload", "submission.hide", "team.disqualify", "phase.reveal".
+    action = models.CharField(max_length=50)
+    # What it acted on, as shown on the page (e.g. "submission 1a2b3c4d", "team Baselines", "phase test").
+    target = models.CharField(max_length=300, blank=True)
+    reason = models.TextField(blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["challenge", "-created_at"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["challenge", "created_at"], name="audit_challenge_time_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"

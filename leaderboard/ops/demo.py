@@ -46,4 +46,3 @@ def demo_login_exists() -> bool:
     from leaderboard.accounts.models import User
 
     return User.objects.filter(username=DEMO_USERNAME).exists()
-

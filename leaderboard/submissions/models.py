@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
+from scoring.splits import ALL, PRIVATE, PUBLIC
 
 if TYPE_CHECKING:
     from leaderboard.accounts.models import Team
@@ -127,7 +128,27 @@ class Submission(models.Model):
     # Denormalised from the results for ranking and lists.
     primary_value = models.FloatField(null=True, blank=True)
     # The full structured report from scoring (per-class tables, confusion matrices, curves).
+    # On a phase with a private part: the report of the public rows only.
     report = models.JSONField(null=True, blank=True)
+    # A phase with a private part: the private rows' primary value and report, shown nowhere
+    # but to organizers until the phase's reveal (Phase.revealed_at).
+    private_primary_value = models.FloatField(null=True, blank=True)
+    private_report = models.JSONField(null=True, blank=True)
+
+    # Final selection (Phase.final_selection_allowed): the team's own choice, until the deadline.
+    selected_final = models.BooleanField(default=False)
+
+    class FinalBy(models.TextChoices):
+        NONE = "", "Not final"
+        CHOSEN = "chosen", "Chosen by the team"
+        AUTO = "auto", "Best public score (the team chose none)"
+
+    # Set by the reveal: whether (and why) the submission entered the private board.
+    final_by = models.CharField(max_length=10, choices=FinalBy.choices, default="", blank=True)
+
+    # Moderation: a hidden submission is on no board; the team sees the reason on its page.
+    is_hidden = models.BooleanField(default=False)
+    hidden_reason = models.TextField(blank=True)
 
     objects = SubmissionQuerySet.as_manager()
 
@@ -177,13 +198,17 @@ class ResultQuerySet(models.QuerySet):
         """Values over all seeds (no ``seed/{k}/...`` rows)."""
         return self.filter(seed__isnull=True)
 
-    def by_submission(self, keys: Iterable[str] | None = None) -> dict[str, dict[str, float]]:
+    def by_submission(self, keys: Iterable[str] | None = None, *, part: str = PUBLIC) -> dict[str, dict[str, float]]:
         """``{submission id: {scoring key: value}}``: the one reader of stored results.
 
         Per-seed rows come back as scoring names them (``seed/{k}/{metric}``).
         ``keys`` limits the answer to those scoring keys (None: every key).
+        ``part`` is the test rows the values were computed on: ``public`` (the
+        default, and every row of a phase without a split), ``private`` or
+        ``all``. Only organizers, or anyone after the reveal, may be shown the
+        last two (the callers decide; see ``Result.Part``).
         """
-        rows = self
+        rows = self.filter(part=part)
         wanted = None if keys is None else set(keys)
         if wanted is not None:
             rows = rows.filter(key__in={result_keys.split_seed(key)[0] for key in wanted} | wanted)
@@ -204,7 +229,14 @@ class Result(models.Model):
     writes that shape and ``Result.objects.by_submission`` reads it back.
     """
 
+    class Part(models.TextChoices):
+        # A phase without a private part stores its values as "public" only.
+        PUBLIC = PUBLIC, "Public test rows"
+        PRIVATE = PRIVATE, "Private test rows"
+        ALL = ALL, "All test rows"
+
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="results")
+    part = models.CharField(max_length=8, choices=Part.choices, default=PUBLIC)
     key = models.CharField(max_length=120)
     seed = models.SmallIntegerField(null=True, blank=True)
     value = models.FloatField()
@@ -214,10 +246,12 @@ class Result(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["submission", "key"], condition=Q(seed__isnull=True), name="result_unique_key_overall"
+                fields=["submission", "part", "key"], condition=Q(seed__isnull=True), name="result_unique_key_overall"
             ),
             models.UniqueConstraint(
-                fields=["submission", "key", "seed"], condition=Q(seed__isnull=False), name="result_unique_key_seed"
+                fields=["submission", "part", "key", "seed"],
+                condition=Q(seed__isnull=False),
+                name="result_unique_key_seed",
             ),
         ]
 
@@ -226,14 +260,16 @@ class Result(models.Model):
         return f"{self.key} ({seed}) = {self.value:g}"
 
     @classmethod
-    def rows_for(cls, submission: Submission, metrics: Mapping[str, float | None]) -> list[Result]:
+    def rows_for(
+        cls, submission: Submission, metrics: Mapping[str, float | None], *, part: str = PUBLIC
+    ) -> list[Result]:
         """Unsaved rows for a score's metrics; a value that could not be computed is absent, never NaN."""
         rows = []
         for full, value in metrics.items():
             if value is None or not math.isfinite(float(value)):
                 continue
             key, seed = result_keys.split_seed(full)
-            rows.append(cls(submission=submission, key=key, seed=seed, value=float(value)))
+            rows.append(cls(submission=submission, part=part, key=key, seed=seed, value=float(value)))
         return rows
 
 

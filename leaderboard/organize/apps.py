@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OrganizeConfig(AppConfig):
+    name = "leaderboard.organize"
+    verbose_name = "Challenge organization"
