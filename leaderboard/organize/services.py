@@ -152,7 +152,7 @@ def save_phase(challenge: Challenge, phase: Phase | None, values: dict, by) -> t
         phase.save()
         _renumber(challenge)
         changed = list(values) if creating else _changed(before, phase, PHASE_FIELDS)
-        rescore = not creating and "split" in changed and phase.has_truth
+        rescore = not creating and "split" in changed and phase.has_truth and phase.submissions.exists()
         if creating or changed:
             audit.record(
                 challenge,

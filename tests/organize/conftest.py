@@ -15,7 +15,7 @@ from django.utils import timezone
 from tests.conftest import PASSWORD
 from tests.submissions.helpers import mudi_truth_csv
 
-NOW = timezone.now().replace(microsecond=0)
+NOW = timezone.now().replace(second=0, microsecond=0)  # the forms take minutes
 
 
 def grant_host(user) -> None:
