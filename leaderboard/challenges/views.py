@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.challenges.access import get_challenge_for
+from leaderboard.challenges.access import get_challenge_for, inputs_offered
 from leaderboard.challenges.models import Challenge
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
@@ -34,7 +34,7 @@ def challenge_detail(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_challenge_for(request.user, slug)
     now = timezone.now()
     phases = [
-        {"phase": phase, "state": phase.state(now), "inputs": _inputs_shown(phase, access.is_organizer, now)}
+        {"phase": phase, "state": phase.state(now), "inputs": inputs_offered(phase, access.is_organizer, now)}
         for phase in access.challenge.phases.all()
     ]
     return render(
@@ -44,17 +44,12 @@ def challenge_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _inputs_shown(phase, is_organizer: bool, now) -> bool:
-    """Test inputs are offered once the phase has started (to its organizers at once)."""
-    return phase.has_truth and (is_organizer or phase.state(now) != "upcoming")
-
-
 @require_GET
 def phase_inputs(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     """A phase's test keys to predict (never labels, never the usage column)."""
     access = get_challenge_for(request.user, slug)
     phase = next((p for p in access.challenge.phases.all() if p.slug == phase_slug), None)
-    if phase is None or not _inputs_shown(phase, access.is_organizer, timezone.now()):
+    if phase is None or not inputs_offered(phase, access.is_organizer, timezone.now()):
         raise Http404("No test inputs for this phase.")
     try:
         frame = scoring.test_inputs(phase.task, phase_truth(phase))
