@@ -9,7 +9,9 @@ from django.views.decorators.http import require_GET
 
 import scoring
 from leaderboard.challenges.access import get_challenge_for, inputs_offered
-from leaderboard.challenges.models import Challenge
+from leaderboard.challenges.models import Challenge, Registration
+from leaderboard.challenges.registration import registration_of_user
+from leaderboard.challenges.timeline import timeline
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
 
@@ -24,7 +26,19 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
     grouped: dict[str, list] = {key: [] for key, _ in SECTIONS}
     unpublished = []
     for challenge in challenges.order_by("title"):
-        (grouped[challenge.state(now)] if challenge.is_published else unpublished).append(challenge)
+        if not challenge.is_published:
+            unpublished.append(challenge)
+            continue
+        phases = list(challenge.phases.all())
+        ends = [p.ends_at for p in phases]
+        grouped[challenge.state(now)].append(
+            {
+                "challenge": challenge,
+                "phases": len(phases),
+                "starts": min((p.starts_at for p in phases), default=None),
+                "ends": None if None in ends else max(ends, default=None),
+            }
+        )
     sections = [{"key": key, "title": title, "challenges": grouped[key]} for key, title in SECTIONS]
     return render(request, "challenges/list.html", {"sections": sections, "unpublished": unpublished})
 
@@ -32,15 +46,34 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def challenge_detail(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_challenge_for(request.user, slug)
+    challenge = access.challenge
     now = timezone.now()
+    registration = registration_of_user(challenge, request.user)
+    approved = registration is not None and registration.status == Registration.Status.APPROVED
     phases = [
-        {"phase": phase, "state": phase.state(now), "inputs": inputs_offered(phase, access.is_organizer, now)}
-        for phase in access.challenge.phases.all()
+        {
+            "entry": entry,
+            "phase": entry.phase,
+            "state": entry.state,
+            "inputs": inputs_offered(entry.phase, access.is_organizer, now),
+            # The submit button: an approved team on an open phase with a test set.
+            "can_submit": approved and entry.state == "open" and entry.phase.has_truth,
+        }
+        for entry in timeline(challenge.phases.all(), now)
     ]
     return render(
         request,
         "challenges/detail.html",
-        {"challenge": access.challenge, "is_organizer": access.is_organizer, "phases": phases, "now": now},
+        {
+            "challenge": challenge,
+            "is_organizer": access.is_organizer,
+            "phases": phases,
+            "now": now,
+            "state": challenge.state(now),
+            "registration": registration,
+            "approved": approved,
+            "announcements": list(challenge.announcements.all()),
+        },
     )
 
 
