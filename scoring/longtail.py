@@ -9,7 +9,7 @@ long-tailed setting the open class is its own group, ``open``.
 
 A grouping is a property of the dataset, not of a test file, so it arrives with
 the truth: a ``group`` column in the truth file or an organizer's
-``class,group`` mapping (``read_group_mapping``). Scores are averaged by class
+``class,group`` mapping (``scoring.validation.imdrug.read_group_mapping``). Scores are averaged by class
 id over the classes of each group; the authors average by position among the
 classes present, which shifts their groups when a class is missing from a seed
 (docs/metrics.md shows the difference).
@@ -20,18 +20,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from scoring.errors import Problems, fail
+from scoring.errors import Problems
 from scoring.keys import group_key
-from scoring.readers import Limits, Source, Table, check_columns, load_raw, parse_rows
+from scoring.readers import Table
 from scoring.validation.common import add_located
-
-if TYPE_CHECKING:
-    from scoring.definitions import Task
-    from scoring.validation.keyed import KeyedTruth
+from scoring.validation.keyed import GroupedTruth, KeyedTruth
 
 HEAD, MIDDLE, TAIL, OPEN = "head", "middle", "tail", "open"
 GROUPS = (HEAD, MIDDLE, TAIL, OPEN)
@@ -76,7 +73,7 @@ def _group_name(text: str) -> str | None:
     return name if name in GROUPS else None
 
 
-def _assign(
+def assign_groups(
     table: Table,
     column: str,
     class_codes: np.ndarray,
@@ -122,40 +119,13 @@ def _assign(
 
 def groups_from_truth_column(table: Table, labels: np.ndarray, n_classes: int, problems: Problems) -> ClassGroups:
     """The grouping a truth file's optional ``group`` column carries (every row names its class's group)."""
-    return _assign(table, GROUP_COLUMN, labels, n_classes, problems, "row")
-
-
-def read_group_mapping(task: Task, source: Source) -> ClassGroups:
-    """Parse an organizer's ``class,group`` mapping for ``task`` (class by name or 0-based index).
-
-    Raises ScoringError with every located problem: an unknown class or group,
-    a class named twice with different groups. Classes it leaves out get no group.
-    """
-    from scoring.validation.imdrug import class_codes  # the label rules of the truth itself
-
-    raw = load_raw(source, what="group mapping")
-    check_columns(raw, required=[MAPPING_CLASS, GROUP_COLUMN], display=[MAPPING_CLASS, GROUP_COLUMN])
-    table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits(), keep_going=True)
-    problems = table.start_problems()
-    if len(table) == 0:
-        raise fail("The group mapping has no rows; give one line per class: class,group.", line=2)
-    codes = class_codes(table, MAPPING_CLASS, task.classes, problems)
-    groups = _assign(table, GROUP_COLUMN, codes, len(task.classes), problems, "class")
-    problems.raise_if_any()
-    return groups
+    return assign_groups(table, GROUP_COLUMN, labels, n_classes, problems, "row")
 
 
 def with_class_groups(truth: KeyedTruth, groups: ClassGroups | None) -> KeyedTruth:
     """The truth with its classes' groups attached (a ``GroupedTruth``); None removes a grouping."""
-    from scoring.validation.keyed import GroupedTruth
-
     values = {f.name: getattr(truth, f.name) for f in fields(truth) if f.name != "class_groups"}
     return GroupedTruth(**values, class_groups=groups)
-
-
-def attach_group_mapping(task: Task, truth: KeyedTruth, source: Source) -> KeyedTruth:
-    """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
-    return with_class_groups(truth, read_group_mapping(task, source))
 
 
 def class_groups_of(truth: Any) -> ClassGroups | None:

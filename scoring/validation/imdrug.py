@@ -18,7 +18,7 @@ import numpy as np
 from scoring import longtail
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
-from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
+from scoring.readers import Limits, RawFile, Source, Table, check_columns, load_raw, parse_rows
 from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
@@ -102,6 +102,29 @@ def load_classification_truth(task: Task, raw: RawFile, limits: Limits) -> Keyed
     problems.raise_if_any()
     assert truth is not None  # None only with problems, raised just above
     return longtail.with_class_groups(truth, groups)
+
+
+def read_group_mapping(task: Task, source: Source) -> longtail.ClassGroups:
+    """Parse an organizer's ``class,group`` mapping for ``task`` (class by name or 0-based index).
+
+    Raises ScoringError with every located problem: an unknown class or group,
+    a class named twice with different groups. Classes it leaves out get no group.
+    """
+    raw = load_raw(source, what="group mapping")
+    check_columns(raw, required=[longtail.MAPPING_CLASS, longtail.GROUP_COLUMN])
+    table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits(), keep_going=True)
+    problems = table.start_problems()
+    if len(table) == 0:
+        raise fail("The group mapping has no rows; give one line per class: class,group.", line=2)
+    codes = class_codes(table, longtail.MAPPING_CLASS, task.classes, problems)
+    groups = longtail.assign_groups(table, longtail.GROUP_COLUMN, codes, len(task.classes), problems, "class")
+    problems.raise_if_any()
+    return groups
+
+
+def attach_group_mapping(task: Task, truth: KeyedTruth, source: Source) -> KeyedTruth:
+    """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
+    return longtail.with_class_groups(truth, read_group_mapping(task, source))
 
 
 def load_regression_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:

@@ -9,6 +9,7 @@ from scoring import ScoringError, align, load_truth, longtail, score_files
 from scoring.aligned import ClassificationAligned, ClassificationSeed
 from scoring.metrics import compute, imdrug
 from scoring.registry import get_task
+from scoring.validation.imdrug import attach_group_mapping, read_group_mapping
 
 USPTO = get_task("imdrug-uspto50k-random")
 THREE = tuple(USPTO.classes[:3])
@@ -210,7 +211,7 @@ def test_a_truth_without_the_column_has_no_grouping_and_no_group_keys(write):
 def test_an_organizer_mapping_gives_the_grouping_by_class_name_or_index(write):
     plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
     mapping = "class,group\nheteroatom alkylation and arylation,head\n1,tail\n2,tail\n"
-    truth = longtail.attach_group_mapping(USPTO, load_truth(USPTO, write("t.csv", plain)), write("g.csv", mapping))
+    truth = attach_group_mapping(USPTO, load_truth(USPTO, write("t.csv", plain)), write("g.csv", mapping))
     assert truth.class_groups[:3] == ("head", "tail", "tail")
     aligned = align(USPTO, truth, write("p.csv", PREDICTION))
     assert aligned.class_groups == truth.class_groups
@@ -219,7 +220,7 @@ def test_an_organizer_mapping_gives_the_grouping_by_class_name_or_index(write):
 def test_a_mapping_naming_a_class_twice_with_different_groups_is_refused(write):
     mapping = "class,group\n0,head\nnot a class,tail\n0,tail\n"
     with pytest.raises(ScoringError) as caught:
-        longtail.read_group_mapping(USPTO, write("g.csv", mapping))
+        read_group_mapping(USPTO, write("g.csv", mapping))
     found = {(p.line, p.column): p.message for p in caught.value.problems}
     assert '"not a class" is not a class of this task' in found[(3, "class")]
     assert 'in group "tail" here but in "head" on line 2' in found[(4, "group")]
