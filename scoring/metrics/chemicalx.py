@@ -14,6 +14,7 @@ import numpy as np
 
 from scoring.aligned import MetricsResult, PairAligned, PairSeed
 from scoring.metrics import curves
+from scoring.metrics.calibration import reliability
 from scoring.metrics.seeds import summarise_seeds
 
 HEADLINE = ("auroc", "aupr", "f1")
@@ -99,6 +100,11 @@ def compute(aligned: PairAligned) -> MetricsResult:
             pr.append({"seed": seed_id, "recall": pr_xy["x"], "precision": pr_xy["y"]})
     metrics = summarise_seeds(per_seed, "stderr", headline=HEADLINE)
     contexts, n_contexts = _per_context(aligned, orders)
+    calibration = [
+        {"seed": seed_id, **curve}
+        for seed_id in sorted(aligned.seeds)
+        if (curve := reliability(aligned.seeds[seed_id].y_true, aligned.seeds[seed_id].score)) is not None
+    ]
     report = {
         "seeds": [
             {
@@ -113,5 +119,6 @@ def compute(aligned: PairAligned) -> MetricsResult:
         "pr": pr,
         "per_context": contexts,
         "per_context_truncated": n_contexts > len(contexts),
+        "calibration": calibration,
     }
     return MetricsResult(metrics=metrics, report=report)

@@ -19,6 +19,7 @@ from scoring.aligned import (
 )
 from scoring.keys import class_key, parse_group
 from scoring.metrics import curves
+from scoring.metrics.calibration import reliability
 from scoring.metrics.seeds import summarise_seeds
 
 CLASSIFICATION_HEADLINE = ("balanced_accuracy", "balanced_f1", "auroc", "macro_f1")
@@ -183,6 +184,21 @@ def _group_report(
     }
 
 
+def _calibration(aligned: ClassificationAligned) -> list[dict[str, Any]]:
+    """Reliability curves per seed of a binary task's positive-class probabilities (empty otherwise)."""
+    if len(aligned.class_names) != 2:
+        return []
+    out = []
+    for seed_id in sorted(aligned.seeds):
+        seed = aligned.seeds[seed_id]
+        if seed.proba is None:
+            continue
+        curve = reliability(np.asarray(seed.y_true) == 1, np.asarray(seed.proba, dtype=np.float64)[:, 1])
+        if curve is not None:
+            out.append({"seed": seed_id, **curve})
+    return out
+
+
 def _xy(points: dict[str, list[float]], x: str, y: str) -> dict[str, list[float]]:
     return {x: points["x"], y: points["y"]}
 
@@ -228,6 +244,7 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
             "summed_over_seeds": True,
         },
         **_class_curves(aligned),
+        "calibration": _calibration(aligned),
     }
     if aligned.class_groups is not None:
         report["groups"] = _group_report(aligned.class_groups, names, per_seed)
