@@ -20,6 +20,15 @@ import uuid
 from django.db import models
 
 
+class BoardQuerySet(models.QuerySet):
+    def public(self) -> BoardQuerySet:
+        """Boards ranked on public test rows: every board but a revealed phase's private ones."""
+        return self.filter(part=Board.Part.PUBLIC)
+
+    def private(self) -> BoardQuerySet:
+        return self.filter(part=Board.Part.PRIVATE)
+
+
 class Board(models.Model):
     class Significance(models.TextChoices):
         BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
@@ -51,6 +60,8 @@ class Board(models.Model):
     progression = models.JSONField(default=list)
     # Bootstrap comparisons with the leader still to run (0 when the marks are complete).
     pending_tests = models.PositiveIntegerField(default=0)
+
+    objects = BoardQuerySet.as_manager()
 
     class Meta:
         constraints = [

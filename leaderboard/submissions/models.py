@@ -47,6 +47,10 @@ class SubmissionQuerySet(models.QuerySet):
         """
         return self.exclude(status=Submission.Status.FAILED)
 
+    def on_board(self) -> SubmissionQuerySet:
+        """Scored submissions a board may show: not hidden by a moderator (``is_hidden``)."""
+        return self.filter(status=Submission.Status.SCORED, is_hidden=False)
+
     def failed(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.FAILED)
 
