@@ -86,10 +86,10 @@ def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tup
 
 
 def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
-    subs = list(Submission.objects.on_board().filter(phase=phase).values(*SUBMISSION_FIELDS))
-    values = Result.objects.filter(
-        submission__phase=phase, submission__status=Submission.Status.SCORED, submission__is_hidden=False
-    ).by_submission(keys)
+    subs = list(Submission.objects.on_boards().filter(phase=phase).values(*SUBMISSION_FIELDS))
+    values = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED).by_submission(
+        keys
+    )
     return _to_candidates(subs, values)
 
 
@@ -212,7 +212,7 @@ def _board_for(phase: Phase, spec: DirectionSpec, part: str = Board.Part.PUBLIC)
 
 def _public_activity(phase: Phase) -> tuple[int, object]:
     found = (
-        Submission.objects.on_board()
+        Submission.objects.on_boards()
         .filter(phase=phase, is_public=True)
         .aggregate(n=Count("*"), last=Max("created_at"))
     )
@@ -290,7 +290,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
 def _progression_after(spec: DirectionSpec, phase: Phase, steps: list[dict], changed: Candidate | None, sid: str):
     """The state of the art after one submission changed, recomputed from scratch only if it held a record."""
     if any(step["submission"] == sid for step in steps):
-        public = Submission.objects.on_board().filter(phase=phase, is_public=True)
+        public = Submission.objects.on_boards().filter(phase=phase, is_public=True)
         values = Result.objects.filter(submission__in=public).by_submission([spec.metric])
         candidates, _ = _to_candidates(list(public.values(*SUBMISSION_FIELDS)), values)
         return progression(spec, candidates)
@@ -331,7 +331,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     boards = []
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
-        group = Submission.objects.on_board().filter(phase=phase, team_id=sub["team_id"])
+        group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
             Result.objects.filter(submission_id__in=[m["id"] for m in members]).by_submission(stored) if members else {}

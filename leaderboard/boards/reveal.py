@@ -103,7 +103,7 @@ def resolve_finals(phase: Phase) -> dict[int, list[str]]:
     excluded = _disqualified_teams(phase)
     by_team: dict[int, list[Submission]] = defaultdict(list)
     for s in (
-        Submission.objects.on_board()
+        Submission.objects.on_boards()
         .filter(phase=phase)
         .only("id", "team_id", "primary_value", "created_at", "is_public", "selected_final")
     ):
@@ -162,7 +162,7 @@ def build_private_boards(phase: Phase) -> list[Board]:
         return []
     task = phase.task
     specs = [direction_spec(task, direction) for direction in directions_for(task)]
-    chosen = Submission.objects.on_board().filter(phase=phase).exclude(final_by="")
+    chosen = Submission.objects.on_boards().filter(phase=phase).exclude(final_by="")
     finals = list(chosen.values(*recompute.SUBMISSION_FIELDS))
     excluded = _disqualified_teams(phase)
     finals = [s for s in finals if s["team_id"] not in excluded]

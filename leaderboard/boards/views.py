@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, published, query
+from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -225,11 +225,6 @@ def _standing_target(request: HttpRequest, slug: str) -> BoardTarget:
     )
 
 
-def public_board_hidden(phase: Phase, is_organizer: bool) -> bool:
-    """Whether the phase's public board is hidden from this viewer (``public_board`` hidden, before the reveal)."""
-    return phase.public_board == Phase.PublicBoard.HIDDEN and not phase.is_revealed and not is_organizer
-
-
 def _phase_target(request: HttpRequest, slug: str, phase_slug: str, part: str) -> BoardTarget:
     """An organized phase's public or (after the reveal) private board; 404 for what the viewer may not see."""
     access = get_challenge_for(request.user, slug)
@@ -244,7 +239,7 @@ def _phase_target(request: HttpRequest, slug: str, phase_slug: str, part: str) -
     if part == Board.Part.PRIVATE:
         controls = dataclasses.replace(controls, private=False)  # every row of a private board is shown
     spec = direction_spec(task, controls.direction)
-    hidden = part == Board.Part.PUBLIC and public_board_hidden(phase, access.is_organizer)
+    hidden = part == Board.Part.PUBLIC and phase.public_board_hidden_for(access.is_organizer)
     board = None
     if not hidden:
         board = Board.objects.filter(phase=phase, direction=spec.key, part=part).select_related("phase").first()
@@ -345,6 +340,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         if len(directions_for(task)) > 1
         else [],
         "charts": charts,
+        "matrix": matrix.present(board) if board is not None else None,
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),

@@ -252,6 +252,10 @@ class Phase(models.Model):
         """Whether private scores are public: set once by the reveal (``leaderboard.boards.reveal``)."""
         return self.revealed_at is not None
 
+    def public_board_hidden_for(self, is_organizer: bool) -> bool:
+        """Whether the public board is hidden from this viewer: ``public_board`` hidden, before the reveal."""
+        return self.public_board == Phase.PublicBoard.HIDDEN and not self.is_revealed and not is_organizer
+
     def private_visible_to(self, is_organizer: bool) -> bool:
         """Whether private and all-rows values may be shown: to organizers always, to others after the reveal."""
         return is_organizer or self.is_revealed

@@ -18,7 +18,7 @@ def board_standing(submission) -> dict:
     """{"rank", "n_ranked", "is_public", "metric_name", "url"} when the submission is a board row;
     else {"absent": why} once the board has been rebuilt since it was scored, or {"pending": True}."""
     phase = submission.phase
-    if phase.public_board == phase.PublicBoard.HIDDEN and not phase.is_revealed:
+    if phase.public_board_hidden_for(is_organizer=False):
         # Even its own team's rank would say where the others stand on a board nobody may see yet.
         return {"absent": "the public board of this phase is hidden until the reveal."}
     found = standing_of(submission)
