@@ -39,7 +39,8 @@ def test_a_gain_above_the_threshold_moves_the_shown_submission(spec):
 
 def test_gains_are_measured_from_the_shown_score_not_from_the_last_one(spec):
     # 0.705 and 0.709 are each within 0.01 of the shown 0.70; 0.711 is not.
-    shown = ladder_choice(spec, [candidate(0, 0.70), candidate(1, 0.705), candidate(2, 0.709), candidate(3, 0.711)], 0.01)
+    values = [0.70, 0.705, 0.709, 0.711]
+    shown = ladder_choice(spec, [candidate(i, v) for i, v in enumerate(values)], 0.01)
     assert shown.id == "3"
 
 
