@@ -220,3 +220,12 @@ def test_the_api_takes_a_submission_from_the_registered_team(client, token, alic
     response = api_post(client, token, team=alice_lab.slug)
     assert response.status_code == 202
     assert Submission.objects.get().team == alice_lab
+
+
+def test_the_api_gives_404_for_a_phase_of_an_unpublished_challenge(client, token, alice, mudi_2027, sent):
+    mudi_2027.is_published = False
+    mudi_2027.save()
+    response = api_post(client, token)
+    assert response.status_code == 404
+    assert "MUDI held-out pairs 2027" not in response.content.decode()
+    assert not Submission.objects.exists()
