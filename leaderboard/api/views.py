@@ -386,6 +386,9 @@ def task_submit(request: Request, slug: str) -> Response:
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
 def phase_submit(request: Request, challenge: str, phase: str) -> Response:
+    # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
+    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
+        raise Http404("No such challenge.")
     return _create(request, _phase_or_404(challenge, phase))
 
 

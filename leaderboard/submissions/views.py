@@ -66,7 +66,7 @@ def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
     phase, _ = _organized_phase_or_404(request.user, slug, phase_slug)
     user = cast("User", request.user)  # @login_required
     registration = registration_of_user(phase.challenge, user)
-    teams = Team.objects.filter(pk=registration.team_id if registration else None)
+    teams = Team.objects.filter(pk=registration.team_id) if registration else Team.objects.none()
     refusal = quotas.registration_refusal(user, registration.team, phase) if registration else None
     if registration is None:
         refusal = f"Register a team for {phase.challenge.title} first: the team that registers is the one that submits."
