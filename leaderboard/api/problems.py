@@ -26,6 +26,11 @@ TYPES = {
     "method-not-allowed": (405, "Method not allowed", "This endpoint does not take this HTTP method."),
     "not-acceptable": (406, "Not acceptable", "The API answers JSON only."),
     "unsupported-media-type": (415, "Unsupported media type", "Send this body in another format."),
+    "not-registered": (
+        403,
+        "Not registered",
+        "An organized phase takes submissions from teams with an approved registration only.",
+    ),
     "phase-closed": (409, "Not accepting submissions", "The phase is not open or has no test set yet."),
     "malformed-request": (400, "Malformed request", "The request body could not be parsed."),
     "invalid-request": (422, "Invalid request", "Some fields are missing or invalid."),
