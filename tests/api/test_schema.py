@@ -20,6 +20,10 @@ EXPECTED_PATHS = {
     "/api/v1/challenges/{challenge}/phases/{phase}/submissions",
     "/api/v1/submissions",
     "/api/v1/submissions/{submission_id}",
+    "/api/v1/challenges/{slug}/rerun",
+    "/api/v1/challenges/{slug}/export.csv",
+    "/api/v1/challenges/{slug}/teams/{team}/{decision}",
+    "/api/v1/submissions/{submission_id}/moderation",
 }
 
 
