@@ -241,7 +241,7 @@ def rerun_phase_task(phase_id: int, which: str) -> int:
 TRANSITIONS = {
     "approve": ({Registration.Status.PENDING, Registration.Status.REJECTED}, Registration.Status.APPROVED),
     "reject": ({Registration.Status.PENDING}, Registration.Status.REJECTED),
-    "disqualify": ({Registration.Status.APPROVED, Registration.Status.PENDING}, Registration.Status.DISQUALIFIED),
+    "disqualify": ({Registration.Status.APPROVED}, Registration.Status.DISQUALIFIED),
     "reinstate": ({Registration.Status.DISQUALIFIED}, Registration.Status.APPROVED),
 }
 

@@ -42,10 +42,10 @@ def test_it_filters_by_status(client, oscar, alice_registered, pending):
     assert len(unknown.context["entries"]) == 2
 
 
-def test_a_pending_team_offers_approve_reject_and_disqualify(client, oscar, pending):
+def test_a_pending_team_offers_approve_and_reject(client, oscar, pending):
     login(client, oscar)
     entry = client.get(URL).context["entries"][0]
-    assert entry["decisions"] == ["approve", "reject", "disqualify"]
+    assert entry["decisions"] == ["approve", "reject"]
 
 
 def test_approving_is_audited_and_e_mailed_to_the_team(
