@@ -10,7 +10,7 @@ import pytest
 from leaderboard.challenges.models import AuditEntry, Registration
 from leaderboard.submissions.models import Submission
 from tests.api.test_client_end_to_end import home, run_cli  # noqa: F401 (the home fixture)
-from tests.organize.conftest import (  # noqa: F401 (fixtures)
+from tests.moderation.conftest import (  # noqa: F401 (fixtures)
     PRIVATE_VALUE,
     alice_registered,
     board_updates_run_at_once,

@@ -44,7 +44,7 @@ def moderation_examples(alice, make_token) -> dict[str, str]:
     Alice Lab is registered with one scored and one failed submission. Returns the examples' variables."""
     from leaderboard.accounts.services import create_team, create_user
     from leaderboard.challenges.models import Challenge, Phase, Registration
-    from tests.organize.conftest import make_submission
+    from tests.moderation.conftest import make_submission
 
     olive = create_user("olive", "olive@example.org", "correct-horse-battery-staple", email_verified=True)
     challenge, _ = Challenge.objects.get_or_create(

@@ -12,7 +12,7 @@ from django.core import mail
 from leaderboard.challenges.models import AuditEntry
 from leaderboard.submissions.models import Submission
 from tests.api.helpers import bearer
-from tests.organize.conftest import (  # noqa: F401 (fixtures shared with the manage pages' tests)
+from tests.moderation.conftest import (  # noqa: F401 (fixtures shared with the manage pages' tests)
     PRIVATE_VALUE,
     alice_registered,
     board_submission_ids,

@@ -18,6 +18,7 @@ EXPECTED_PATHS = {
     "/api/v1/challenges/{challenge}/phases/{phase}",
     "/api/v1/challenges/{challenge}/phases/{phase}/leaderboard",
     "/api/v1/challenges/{challenge}/phases/{phase}/submissions",
+    "/api/v1/challenges/{challenge}/phases/{phase}/truth",
     "/api/v1/submissions",
     "/api/v1/submissions/{submission_id}",
     "/api/v1/challenges/{slug}/rerun",

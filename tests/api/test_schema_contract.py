@@ -43,4 +43,4 @@ def test_every_operation_conforms_to_the_live_schema(live_server, alice, make_to
 
             conforms()
         tested.append(operation.label)
-    assert len(tested) == 16, tested
+    assert len(tested) == 17, tested

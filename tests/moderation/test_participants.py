@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from leaderboard.challenges.models import AuditEntry, Registration
-from tests.organize.conftest import board_submission_ids, login, make_submission, rebuild, register
+from tests.moderation.conftest import board_submission_ids, login, make_submission, rebuild, register
 
 URL = "/challenges/mudi-2027/manage/participants/"
 

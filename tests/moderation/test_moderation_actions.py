@@ -6,7 +6,7 @@ import pytest
 
 from leaderboard.challenges.models import AuditEntry
 from leaderboard.submissions.models import Result, Submission
-from tests.organize.conftest import board_submission_ids, login, make_submission, rebuild
+from tests.moderation.conftest import board_submission_ids, login, make_submission, rebuild
 
 
 @pytest.fixture

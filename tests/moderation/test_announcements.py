@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from leaderboard.challenges.models import Announcement, AuditEntry
-from tests.organize.conftest import login, register
+from tests.moderation.conftest import login, register
 
 URL = "/challenges/mudi-2027/manage/announcements/"
 

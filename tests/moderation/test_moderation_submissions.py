@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.organize.conftest import PRIVATE_VALUE, login, make_submission
+from tests.moderation.conftest import PRIVATE_VALUE, login, make_submission
 
 URL = "/challenges/mudi-2027/manage/submissions/"
 

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from tests.organize.conftest import PRIVATE_VALUE, login, make_submission
+from tests.moderation.conftest import PRIVATE_VALUE, login, make_submission
 
 URL = "/challenges/mudi-2027/manage/export.csv"
 
