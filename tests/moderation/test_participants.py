@@ -121,3 +121,26 @@ def test_only_organizers_see_the_page_or_decide(client, request, pending, who):
     assert client.post(f"{URL}{pending.team.slug}/decide", {"decision": "approve"}).status_code == 404
     pending.refresh_from_db()
     assert pending.status == Registration.Status.PENDING
+
+
+def test_a_disqualified_team_sees_why_on_the_challenge_page_and_can_no_longer_submit(
+    client, oscar, alice, alice_registered, phase, tasks_run_at_once, django_capture_on_commit_callbacks
+):
+    from leaderboard.api.tokens import create_token
+    from tests.submissions.helpers import as_post_file, mudi_prediction_csv
+
+    login(client, oscar)
+    decide(client, "alice-lab", django_capture_on_commit_callbacks, decision="disqualify", reason="Shared accounts.")
+    login(client, alice)
+    page = client.get("/challenges/mudi-2027/").content.decode()
+    assert "The organizers disqualified the team: Shared accounts." in page
+    token = create_token(alice, "script", "submit", None)[1]
+    response = client.post(
+        "/api/v1/challenges/mudi-2027/phases/test/submissions",
+        {"file": as_post_file(mudi_prediction_csv()), "method_name": "GraphDDI", "team": "alice-lab",
+         "modalities": "graph"},
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )  # fmt: skip
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/problems/not-registered")
+    assert not phase.submissions.exists()
