@@ -231,9 +231,7 @@ def longtail_chart(
                 bar.error_y = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
         traces.append(bar)
     fig = _figure(traces)
-    fig.update_layout(
-        barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]}, xaxis={"title": "class group"}
-    )
+    fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]})
     columns = ["method", *(f"{g} {name}" for g in groups for _, name in GROUP_STATS)]
     table = [[label(r), *(r["metrics"].get(first(g, stat)) for g in groups for stat, _ in GROUP_STATS)] for r in rows]
     note = (

@@ -275,6 +275,7 @@ def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
                 y=[short(c["context"], 24) for w, c in shown if w == which],
                 x=[c["auroc"] for w, c in shown if w == which],
                 text=[c["context"] for w, c in shown if w == which],
+                textposition="none",
                 hovertemplate="%{text}<br>AUROC %{x:.4f}<extra></extra>",
             )
             for which in ("worst", "best")
@@ -323,7 +324,7 @@ def longtail_groups(report: dict) -> dict | None:
     if not traces:
         return None
     fig = figure(traces)
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1.05]}, xaxis={"title": "class group"})
+    fig.update_layout(barmode="group", yaxis={"range": [0, 1.05]})
     sizes = groups["sizes"]
     rows = [[g, sizes[g], *(metrics.get(group_key(g, stat)) for stat, _ in GROUP_STATS)] for g in names]
     return chart(
