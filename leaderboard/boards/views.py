@@ -21,7 +21,7 @@ from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
+from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -158,6 +158,7 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
         "primary": metric(spec.columns[0]),
         "columns": [metric(c) for c in spec.columns[1:]],
         "classes": [metric(c) for c in spec.class_columns],
+        "breakdowns": [metric(c) for c in spec.breakdown_columns],
     }
 
 
@@ -360,6 +361,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         ],
         "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
         "published_shown": published.shown(controls),
+        "show_breakdowns": has_breakdowns(spec, rows),
         "published_on": controls.published,
     }
     return render(request, "boards/board.html", context)
