@@ -20,8 +20,8 @@ key                          meaning
                              ``precision``, ``recall``, ``f1``,
                              ``f1_mean`` (macro only) or a count
                              ``tp``, ``fp``, ``fn``, ``support`` (classes)
-``aware/drugs/rare/macro_f1``  MUDI by drug frequency:
-                             ``{setting}/drugs/{bucket}/{stat}``; bucket
+``aware/drug_freq/rare/macro_f1``  MUDI by drug frequency:
+                             ``{setting}/drug_freq/{bucket}/{stat}``; bucket
                              ``rare``, ``medium`` or ``frequent`` (see
                              ``DRUG_BUCKETS``), stat ``macro_f1``,
                              ``micro_f1`` or ``pairs`` (gold pairs in it)
@@ -95,14 +95,14 @@ def mudi_key(setting: str, scope: str, stat: str) -> str:
 
 
 def mudi_bucket_key(setting: str, bucket: str, stat: str) -> str:
-    """``{setting}/drugs/{bucket}/{stat}``, e.g. ``aware/drugs/rare/macro_f1``."""
-    return f"{setting}/drugs/{bucket}/{stat}"
+    """``{setting}/drug_freq/{bucket}/{stat}``, e.g. ``aware/drug_freq/rare/macro_f1``."""
+    return f"{setting}/drug_freq/{bucket}/{stat}"
 
 
 def parse_mudi_bucket(key: str) -> tuple[str, str, str] | None:
-    """``aware/drugs/rare/macro_f1`` -> ("aware", "rare", "macro_f1"); None for any other key."""
+    """``aware/drug_freq/rare/macro_f1`` -> ("aware", "rare", "macro_f1"); None for any other key."""
     parts = key.split("/")
-    if len(parts) != 4 or parts[1] != "drugs" or parts[0] not in MUDI_SETTINGS:
+    if len(parts) != 4 or parts[1] != "drug_freq" or parts[0] not in MUDI_SETTINGS:
         return None
     if parts[2] not in {b.slug for b in DRUG_BUCKETS} or parts[3] not in DRUG_BUCKET_STATS:
         return None

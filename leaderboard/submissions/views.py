@@ -19,6 +19,7 @@ from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
 from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.charts import submission_charts
+from leaderboard.submissions.drug_errors import drug_analysis
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
@@ -122,6 +123,7 @@ def _detail_context(submission: Submission, permissions) -> dict:
         "headline": headline_metrics(submission) if scored else [],
         "all_results": submission.results.order_by("seed", "key") if scored else [],
         "charts": submission_charts(submission) if scored else [],
+        "drugs": drug_analysis(submission) if scored else None,
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],

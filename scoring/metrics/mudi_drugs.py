@@ -62,7 +62,7 @@ def per_drug_counts(counts: MudiCounts, n_drugs: int) -> np.ndarray:
 
 
 def bucket_metrics(counts: MudiCounts, bucket: np.ndarray) -> dict[str, float]:
-    """``{setting}/drugs/{bucket}/{macro_f1|micro_f1|pairs}`` for every bucket with at least one gold pair."""
+    """``{setting}/drug_freq/{bucket}/{macro_f1|micro_f1|pairs}`` for every bucket with at least one gold pair."""
     per_pair = counts.per_pair[: counts.n_gold_pairs]
     out: dict[str, float] = {}
     for i, b in enumerate(DRUG_BUCKETS):
@@ -126,3 +126,31 @@ def breakdown(aligned: MudiAligned, counts: MudiCounts) -> tuple[dict[str, float
         },
     }
     return metrics, report
+
+
+def test_pairs_by_class(
+    gold_a: np.ndarray, gold_b: np.ndarray, gold_label: np.ndarray, names: tuple[str, ...] | list[str]
+) -> dict[str, dict[str, int]]:
+    """``{drug id: {class name: n, "total": n}}``: distinct unordered gold pairs involving each drug.
+
+    A pair given a class in either orientation counts once for that class;
+    ``total`` counts the drug's distinct pairs whatever their classes.
+    """
+    from scoring.metrics.mudi import CLASS_NAMES
+
+    a, b = np.asarray(gold_a, dtype=np.int64), np.asarray(gold_b, dtype=np.int64)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    n = max(len(names), int(hi.max()) + 1 if hi.size else 0)
+    items = np.unique((lo * n + hi) * 4 + np.asarray(gold_label, dtype=np.int64))
+    pair, label = items >> 2, items & 3
+    out: dict[str, dict[str, int]] = {}
+    per_class = []
+    for c in range(len(CLASS_NAMES)):
+        chosen = pair[label == c]
+        per_class.append(drug_frequency(np.stack([chosen // n, chosen % n], axis=1), n))
+    distinct = np.unique(pair)
+    total = drug_frequency(np.stack([distinct // n, distinct % n], axis=1), n)
+    for code in np.flatnonzero(total):
+        name = names[code] if code < len(names) else f"#{code}"
+        out[name] = {cls: int(per_class[c][code]) for c, cls in enumerate(CLASS_NAMES)} | {"total": int(total[code])}
+    return out

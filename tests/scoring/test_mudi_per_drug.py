@@ -126,6 +126,6 @@ def test_a_pair_falls_in_the_bucket_of_its_rarer_drug():
     rows = [("DB00001", "Synergism", f"DB{i:05d}") for i in range(2, 23)]
     truth = pd.DataFrame(rows, columns=["Drug1", "Interaction", "Drug2"])
     score = scoring.score_files("mudi", _csv(truth), _csv(truth))
-    assert score.metrics["aware/drugs/rare/pairs"] == 21
-    assert "aware/drugs/frequent/pairs" not in score.metrics
-    assert score.metrics["aware/drugs/rare/macro_f1"] == pytest.approx(2 * (1 / 3) * (1 / 3) / (2 / 3))
+    assert score.metrics["aware/drug_freq/rare/pairs"] == 21
+    assert "aware/drug_freq/frequent/pairs" not in score.metrics
+    assert score.metrics["aware/drug_freq/rare/macro_f1"] == pytest.approx(2 * (1 / 3) * (1 / 3) / (2 / 3))
