@@ -51,6 +51,9 @@ class Board(models.Model):
     progression = models.JSONField(default=list)
     # Bootstrap comparisons with the leader still to run (0 when the marks are complete).
     pending_tests = models.PositiveIntegerField(default=0)
+    # Pairwise significance of the top public entries, written by the worker
+    # (``leaderboard.boards.matrix``): {} until first computed.
+    significance_matrix = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints = [

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, published, query
+from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -228,6 +228,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         if len(directions_for(task)) > 1
         else [],
         "charts": charts,
+        "matrix": matrix.present(board) if board is not None else None,
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),
