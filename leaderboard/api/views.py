@@ -259,7 +259,16 @@ def _form_data(request: Request, phase: Phase) -> dict:
     params = request.data  # a QueryDict: uploads are multipart
     data = {
         name: params.get(name, "")
-        for name in ("method_name", "description", "paper_url", "code_url", "n_parameters")
+        for name in (
+            "method_name",
+            "description",
+            "paper_url",
+            "code_url",
+            "n_parameters",
+            "model_family",
+            "training_hardware",
+            "code_commit_url",
+        )  # fmt: skip
         if params.get(name) is not None
     }
     data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))

@@ -172,9 +172,14 @@ def _filter_state(task, controls: Controls) -> list[dict]:
                 "param": f.param,
                 "label": f.label,
                 "help": f.help,
-                "choices": [{"value": c, "checked": c in values} for c in f.choices] if f.choices else None,
+                "choices": [{"value": c, "checked": c in values} for c in f.choices]
+                if f.choices and not f.single
+                else None,
+                "options": [{"value": c, "label": label} for c, label in zip(f.choices or (), f.labels, strict=True)]
+                if f.single
+                else None,
                 "only": f.param in controls.only,
-                "value": values[0] if values and f.choices is None else "",
+                "value": values[0] if values and (f.choices is None or f.single) else "",
             }
         )
     return state
