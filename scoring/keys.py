@@ -13,6 +13,14 @@ key                          meaning
 ``{metric}/stderr``          standard error (std / sqrt(n)) over seeds
 ``seed/{k}/{metric}``        the value for seed (split) k alone
 ``class/{name}/f1``          per-class F1 (also ``/recall``), classification
+``group/{g}/{metric}``       ImDrug long-tailed group ``head``, ``middle``,
+                             ``tail`` or ``open``; metric
+                             ``balanced_accuracy``, ``balanced_f1``,
+                             ``auroc`` (only with a grouping)
+``context/auroc/{stat}``     ChemicalX per-context AUROC summary; stat
+                             ``median``, ``min`` (worst context) or ``max``
+                             over the contexts with both classes; each
+                             context's own value is in the report
 ``aware/macro/f1``           MUDI: ``{setting}/{scope}/{stat}``; setting is
                              ``aware`` or ``agnostic``, scope ``macro``,
                              ``micro`` or a class slug (``synergism``,
@@ -47,6 +55,8 @@ class MetricDef:
 _SEED = re.compile(r"seed/(\d+)/(.+)")
 _SPREAD = re.compile(r"(.+)/(std|stderr)")
 _CLASS = re.compile(r"class/(.+)/(recall|f1)")
+_GROUP = re.compile(r"group/(head|middle|tail|open)/(balanced_accuracy|balanced_f1|auroc)")
+CONTEXT_STATS = ("median", "min", "max")
 
 
 def seed_key(seed: int, metric: str) -> str:
@@ -62,6 +72,29 @@ def spread_key(metric: str, spread: str) -> str:
 def class_key(name: str, stat: str) -> str:
     """``class/{name}/{stat}``: a per-class value of a classification task."""
     return f"class/{name}/{stat}"
+
+
+def group_key(group: str, metric: str) -> str:
+    """``group/{group}/{metric}``: an ImDrug long-tailed group's value, e.g. ``group/tail/balanced_accuracy``."""
+    return f"group/{group}/{metric}"
+
+
+def parse_group(key: str) -> tuple[str, str] | None:
+    """``group/{group}/{metric}`` -> (group, metric); None when ``key`` is not a group key."""
+    match = _GROUP.fullmatch(key)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def context_key(stat: str) -> str:
+    """``context/auroc/{stat}``: the median, min or max over contexts of the per-context AUROC."""
+    return f"context/auroc/{stat}"
+
+
+def parse_context(key: str) -> str | None:
+    """The stat of a ``context_key``, or None."""
+    prefix = "context/auroc/"
+    stat = key[len(prefix) :] if key.startswith(prefix) else ""
+    return stat if stat in CONTEXT_STATS else None
 
 
 def mudi_key(setting: str, scope: str, stat: str) -> str:

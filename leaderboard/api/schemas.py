@@ -201,6 +201,29 @@ class SubmissionCreateSerializer(s.Serializer):
     )
 
 
+class TruthUploadSerializer(s.Serializer):
+    file = s.FileField(help_text="CSV or TSV with the task's columns, optionally gzip-compressed")
+
+
+class TruthVersionSerializer(s.Serializer):
+    sha256 = s.CharField()
+    rows = s.IntegerField()
+    uploaded_by = s.CharField(allow_null=True)
+    created_at = s.DateTimeField()
+    scores = s.IntegerField(help_text="stored scores computed against this version")
+    current = s.BooleanField()
+
+
+class TruthSerializer(s.Serializer):
+    challenge = s.CharField()
+    phase = s.CharField()
+    sha256 = s.CharField()
+    rows = s.IntegerField()
+    changed = s.BooleanField(help_text="false when this file already was the phase's truth")
+    rescoring = s.IntegerField(help_text="submissions of the phase sent back to the worker to be re-scored")
+    versions = TruthVersionSerializer(many=True)
+
+
 class VisibilitySerializer(s.Serializer):
     visibility = s.ChoiceField(choices=["public", "private"])
 

@@ -313,9 +313,10 @@ def _quota_problem(exceeded: quotas.QuotaExceeded) -> ApiProblem:
 
 
 def _create(request: Request, phase: Phase) -> Response:
-    if not (phase.is_open and phase.has_truth):
-        reason = "is not open now" if not phase.is_open else "has no test set loaded yet"
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", f"This phase {reason}.")
+    if closed := quotas.window_refusal(phase):
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", closed)
+    if not phase.has_truth:
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", "This phase has no test set loaded yet.")
     _ = request.FILES  # parse the body first: the upload handler says whether it cut the file off
     if refused := upload_refused(request):
         raise ApiProblem(413, "file-too-large", "File too large", refused)
@@ -340,6 +341,10 @@ def _create(request: Request, phase: Phase) -> Response:
         raise _quota_problem(exceeded) from None
     except quotas.EmailNotVerified as refused:
         raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
+    except quotas.PhaseNotOpen as refused:
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused)) from None
+    except quotas.NotRegistered as refused:
+        raise ApiProblem(403, "not-registered", "Not registered", str(refused)) from None
     except quotas.TeamLocked as refused:
         raise ApiProblem(
             409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug

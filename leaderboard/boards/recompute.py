@@ -86,7 +86,7 @@ def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tup
 
 
 def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
-    subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*SUBMISSION_FIELDS))
+    subs = list(Submission.objects.on_boards().filter(phase=phase).values(*SUBMISSION_FIELDS))
     values = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED).by_submission(
         keys
     )
@@ -323,7 +323,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     boards = []
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
-        group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
+        group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
             Result.objects.filter(submission_id__in=[m["id"] for m in members]).by_submission(stored) if members else {}

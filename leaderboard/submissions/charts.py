@@ -169,6 +169,45 @@ def _curves(chart_id: str, title: str, curves: Sequence[dict], x: str, y: str, d
     )
 
 
+def _calibration(curves: Sequence[dict]) -> dict | None:
+    """The reliability diagram: observed fraction of positives against the mean predicted probability."""
+    if not curves:
+        return None
+    traces = [
+        go.Scatter(
+            x=c["mean_predicted"],
+            y=c["fraction_positive"],
+            mode="lines+markers",
+            name=f"seed {c['seed']} (Brier {metric_text(c['brier'])})",
+            customdata=c["count"],
+            hovertemplate="mean predicted %{x:.3f}<br>fraction positive %{y:.3f}<br>%{customdata} rows<extra></extra>",
+        )
+        for c in curves
+    ]
+    traces.append(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dot"}))
+    fig = figure(traces)
+    fig.update_layout(
+        xaxis={"title": "mean predicted probability", "range": [0, 1]},
+        yaxis={"title": "fraction of positives", "range": [0, 1.02]},
+    )
+    rows = [
+        [f"seed {c['seed']}", f"{mean:.3f}", f"{fraction:.3f}", count, c["brier"]]
+        for c in curves
+        for mean, fraction, count in zip(c["mean_predicted"], c["fraction_positive"], c["count"], strict=True)
+    ]
+    return chart(
+        "calibration",
+        "Calibration (reliability) of the predicted probabilities",
+        fig,
+        ["seed", "mean predicted", "fraction positive", "rows in bin", "Brier score"],
+        rows,
+        note=(
+            "Ten equal-width probability bins (scikit-learn's calibration_curve); empty bins are left out. "
+            "A calibrated model lies on the diagonal. The Brier score (lower is better) is not ranked."
+        ),
+    )
+
+
 def _per_context(contexts: Sequence[dict], truncated: bool) -> dict | None:
     if not contexts:
         return None
@@ -250,6 +289,7 @@ def submission_charts(submission) -> list[dict]:
     charts.append(
         _curves("pr", "Precision-recall curves", report.get("pr") or [], "recall", "precision", diagonal=False)
     )
+    charts.append(_calibration(report.get("calibration") or []))
     if report.get("per_context"):
         charts.append(_per_context(report["per_context"], bool(report.get("per_context_truncated"))))
     if report.get("scatter"):

@@ -120,7 +120,7 @@ class SubmissionForm(forms.Form):
     )
     visibility = forms.ChoiceField(choices=VISIBILITY, widget=forms.RadioSelect, initial="public")
 
-    def __init__(self, *args, phase, user, upload_refused: str = "", **kwargs) -> None:
+    def __init__(self, *args, phase, user, upload_refused: str = "", teams=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Set when the upload handler cut the file off while streaming (uploads.CappedUploadHandler).
         self.upload_refused = upload_refused
@@ -133,8 +133,9 @@ class SubmissionForm(forms.Form):
         self.kept: staging.Staged | None = None
         if self.is_bound:
             self.kept = staging.load(user, self.data.get("staged_file", ""))
-        teams = Team.objects.for_user(user).order_by("-personal", "name")
-        self.teams = teams  # the teams the user may submit for
+        if teams is None:
+            teams = Team.objects.for_user(user).order_by("-personal", "name")
+        self.teams = teams  # the teams the user may submit for (an organized phase: the registered one)
         cast(forms.ModelChoiceField, self.fields["team"]).queryset = teams
         personal = teams.filter(personal=True).first()
         if personal is not None:

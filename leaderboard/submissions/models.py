@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from leaderboard.storage import private_storage
@@ -55,6 +55,18 @@ class SubmissionQuerySet(models.QuerySet):
 
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
+
+    def on_boards(self) -> SubmissionQuerySet:
+        """Scored submissions a board may rank: not hidden by a moderator, and not of a team
+        disqualified from the challenge (``challenges.Registration``). The boards' one filter."""
+        from leaderboard.challenges.models import Registration
+
+        disqualified = Registration.objects.filter(
+            challenge_id=OuterRef("phase__challenge_id"),
+            team_id=OuterRef("team_id"),
+            status=Registration.Status.DISQUALIFIED,
+        )
+        return self.filter(status=Submission.Status.SCORED, is_hidden=False).filter(~Exists(disqualified))
 
     def for_team_phase(self, team: Team, phase: Phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)

@@ -384,6 +384,8 @@ def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
         "error_message": "",
         "primary_value": None,
         "report": None,
+        "private_primary_value": None,
+        "private_report": None,
         "scorer_version": "",
         "claim_token": None,
         "task_id": "",

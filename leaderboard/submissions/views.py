@@ -13,7 +13,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
+from leaderboard.accounts.models import Team
+from leaderboard.challenges.access import ChallengeAccess, get_challenge_for, inputs_offered
 from leaderboard.challenges.models import Phase
+from leaderboard.challenges.registration import registration_of_user
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
@@ -40,13 +43,46 @@ def _phase_or_404(slug: str) -> Phase:
 
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
-    phase = _phase_or_404(slug)
-    can_submit = phase.has_truth and phase.is_open
+    """Submit to a standing task's phase (``/tasks/<slug>/submit/``)."""
+    return _submit(request, _phase_or_404(slug))
+
+
+def _organized_phase_or_404(user, slug: str, phase_slug: str) -> tuple[Phase, ChallengeAccess]:
+    """A phase of an organized challenge the user may see (``challenges.access`` decides), else 404."""
+    challenge_access = get_challenge_for(user, slug)
+    challenge = challenge_access.challenge
+    phase = next((p for p in challenge.phases.all() if p.slug == phase_slug), None)
+    if phase is None:
+        raise Http404("No such phase.")
+    phase.challenge = challenge  # already loaded: the checks read its kind, title and registration rules
+    return phase, challenge_access
+
+
+@login_required
+def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """Submit to a phase of an organized challenge: only the team with an approved registration submits."""
+    phase, _ = _organized_phase_or_404(request.user, slug, phase_slug)
+    user = cast("User", request.user)  # @login_required
+    registration = registration_of_user(phase.challenge, user)
+    teams = Team.objects.filter(pk=registration.team_id if registration else None)
+    refusal = quotas.registration_refusal(user, registration.team, phase) if registration else None
+    if registration is None:
+        refusal = f"Register a team for {phase.challenge.title} first: the team that registers is the one that submits."
+    return _submit(request, phase, teams=teams, registration=registration, registration_refusal=refusal)
+
+
+def _submit(
+    request: HttpRequest, phase: Phase, *, teams=None, registration=None, registration_refusal: str | None = None
+) -> HttpResponse:
+    """The submit page of any phase; the form, the checks and the services are the same for all."""
+    window = quotas.window_refusal(phase)
+    can_submit = phase.has_truth and window is None and registration_refusal is None
     form = SubmissionForm(
         request.POST or None,
         request.FILES or None,
         phase=phase,
         user=request.user,
+        teams=teams,
         initial=None if request.method == "POST" else previous_answers(request.user, phase),
         upload_refused=upload_refused(request),
     )
@@ -69,13 +105,18 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "phase": phase,
         "task": phase.task,
+        "challenge": phase.challenge,
+        "is_organized": phase.challenge.kind == phase.challenge.Kind.ORGANIZED,
         "form": form,
         "can_submit": can_submit,
-        "is_open": phase.is_open,
+        "is_open": window is None,
+        "window_refusal": window,
+        "registration": registration,
+        "registration_refusal": registration_refusal,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
-        "error_summary": form.error_summary() if form.is_bound else [],
+        "error_summary": form.error_summary() if form.is_bound and can_submit else [],
         "truth_size": truth_size(phase),
     }
     status = 400 if request.method == "POST" else 200
@@ -110,6 +151,19 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     except TruthMissing:
         raise Http404("This task has no test set loaded yet.") from None
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
+
+
+@require_GET
+def phase_example_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """An organized phase's example prediction file, offered when its test inputs are (never labels)."""
+    phase, challenge_access = _organized_phase_or_404(request.user, slug, phase_slug)
+    if not inputs_offered(phase, challenge_access.is_organizer):
+        raise Http404("No example file for this phase.")
+    try:
+        frame = scoring.test_inputs(phase.task, phase_truth(phase))
+    except TruthMissing:
+        raise Http404("No example file for this phase.") from None
+    return _csv_response(example_frame(phase.task, frame), f"{slug}-{phase.slug}-example.csv")
 
 
 def _detail_context(submission: Submission, permissions) -> dict:
