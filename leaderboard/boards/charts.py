@@ -198,6 +198,51 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
     )
 
 
+def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, float | None]]) -> dict | None:
+    """A revealed phase: each final entry's public vs private score, with the diagonal (no shake-up)."""
+    points = [(name, x, y) for name, x, y in given if x is not None and y is not None]
+    if not points:
+        return None
+    low = min(min(p[1], p[2]) for p in points)
+    high = max(max(p[1], p[2]) for p in points)
+    fig = _figure(
+        [
+            go.Scatter(
+                x=[low, high], y=[low, high], mode="lines", line={"dash": "dot", "color": "#999"}, hoverinfo="skip"
+            ),
+            go.Scatter(
+                x=[p[1] for p in points],
+                y=[p[2] for p in points],
+                text=[p[0] for p in points],
+                mode="markers",
+                marker={"size": 10},
+                hovertemplate="%{text}<br>public %{x:.4f}<br>private %{y:.4f}<extra></extra>",
+            ),
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": f"public {metric_name}"}, yaxis={"title": f"private {metric_name}"}, showlegend=False
+    )
+    return _chart(
+        "shakeup",
+        f"Public vs private {metric_name}",
+        fig,
+        ["entry", "public", "private"],
+        points,
+        note="Points below the diagonal scored lower on the private rows than on the public ones.",
+    )
+
+
+def shakeup_chart(board, spec) -> dict | None:
+    """The public-vs-private scatter of a private board's rows (its best CHART_ROWS entries)."""
+    from leaderboard.boards.models import BoardRow
+
+    rows = BoardRow.objects.filter(board=board, quality__startswith="0").order_by("quality", "tail")
+    points = [
+        (f"{r['method_name']} ({r['team_name']})", r["public_value"], r["value"])
+        for r in rows.values("method_name", "team_name", "public_value", "value")[:200]
+    ]
+    return shakeup_scatter(spec.task.metric(spec.metric).name, points)
 # --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
 
 GROUP_LABELS = {"head": "head", "middle": "middle", "tail": "tail", "open": "open"}

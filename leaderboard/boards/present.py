@@ -173,10 +173,12 @@ def warm(board: Board) -> None:
     spec = direction_spec(board.phase.task, board.direction)
     sibling = None
     other = sibling_task(spec.task)
-    if other is not None:
-        sibling = Board.objects.filter(
-            phase__task_slug=other.slug, phase__challenge__kind="standing", direction=direction_spec(other).key
-        ).first()
+    if other is not None and board.phase.challenge.kind == "standing":  # the views pair standing boards only
+        sibling = (
+            Board.objects.public()
+            .filter(phase__task_slug=other.slug, phase__challenge__kind="standing", direction=direction_spec(other).key)
+            .first()
+        )
     board_charts(board, spec, sibling)
     controls = Controls(direction=spec.key, default_direction=directions_for(spec.task)[0])
     page_rows(board, spec, controls, [])
@@ -209,9 +211,9 @@ def dataset_breakdown(tasks: list) -> dict:
     phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {
         b.phase.task_slug: b
-        for b in Board.objects.select_related("phase").filter(
-            phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING
-        )
+        for b in Board.objects.public()
+        .select_related("phase")
+        .filter(phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING)
         if b.direction == direction_spec(b.phase.task).key
     }
     splits = []
@@ -258,12 +260,13 @@ def board_standing(submission) -> dict | None:
     None when the submission is not a row of that board (yet, or because another
     submission of the same team and method represents it).
     """
-    from django.urls import reverse
-
     spec = direction_spec(submission.phase.task)
     row = (
         BoardRow.objects.filter(
-            board__phase_id=submission.phase_id, board__direction=spec.key, submission_id=submission.pk
+            board__phase_id=submission.phase_id,
+            board__direction=spec.key,
+            board__part=Board.Part.PUBLIC,
+            submission_id=submission.pk,
         )
         .select_related("board")
         .only("quality", "tail", "is_public", "team_id", "board__n_rows", "board__id")
@@ -278,7 +281,7 @@ def board_standing(submission) -> dict | None:
     params = [] if row.is_public else ["private=1"]
     if page > 1:
         params.append(f"page={page}")
-    url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
+    url = submission.phase.get_absolute_url() + (f"?{'&'.join(params)}" if params else "")
     n_ranked = public.filter(quality__startswith="0").count()
     # The rank its team sees: 1 + the distinct better keys among public rows and the team's own.
     rank = None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import scoring
+from leaderboard.submissions.models import ModelFamily
 from scoring import keys as result_keys
 from scoring.significance import ALPHA
 
@@ -233,6 +234,9 @@ class Filter:
     label: str
     choices: tuple[str, ...] | None  # multi-choice declaration; None for yes/no
     help: str
+    # One value per entry (the model family): a select of ``choices`` named by ``labels``, not checkboxes.
+    single: bool = False
+    labels: tuple[str, ...] = ()
 
 
 def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
@@ -241,6 +245,16 @@ def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
     filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
     filters.append(Filter("verified", "Verified", None, "Reproduced by the site's staff from the linked code."))
+    filters.append(
+        Filter(
+            "family",
+            "Model family",
+            tuple(ModelFamily.values),
+            "The kind of model, as the submitter declared it.",
+            single=True,
+            labels=tuple(str(label) for label in ModelFamily.labels),
+        )
+    )
     return tuple(filters)
 
 
@@ -262,6 +276,7 @@ def declaration_tags(
     uses_external_data: bool,
     is_baseline: bool,
     is_verified: bool = False,
+    model_family: str = "",
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
@@ -282,6 +297,7 @@ def declaration_tags(
     tags.append(f"external={'yes' if uses_external_data else 'no'}")
     tags.append(f"baseline={'yes' if is_baseline else 'no'}")
     tags.append(f"verified={'yes' if is_verified else 'no'}")
+    tags.append(f"family={model_family or 'unknown'}")
     return "|" + "|".join(tags) + "|"
 
 
