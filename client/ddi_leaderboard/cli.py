@@ -222,6 +222,28 @@ def leaderboard(ctx: click.Context, task: str, direction: str | None, private: b
     _table(table)
 
 
+@cli.group()
+def truth() -> None:
+    """Organizers: a phase's hidden truth file."""
+
+
+@truth.command("upload")
+@click.argument("challenge")
+@click.argument("phase")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def truth_upload(ctx: click.Context, challenge: str, phase: str, file: Path) -> None:
+    """Upload or replace PHASE's truth file (needs an 'organize' token); the server validates it first."""
+    client = _client(ctx)
+    if not client.token:
+        raise AuthError("Uploading truth needs an 'organize' token: run 'ddi-leaderboard login'.")
+    body = client.upload_truth(challenge, phase, file)
+    if not body["changed"]:
+        click.echo(f"Unchanged: {file.name} already is the truth of {challenge}/{phase} ({body['sha256'][:12]}).")
+        return
+    click.echo(f"Stored the truth of {challenge}/{phase}: {body['rows']:,} rows, sha256 {body['sha256'][:12]}.")
+    if body["rescoring"]:
+        click.echo(f"Re-scoring the phase's {body['rescoring']} submissions against it.")
 # --- organizers: moderation ---------------------------------------------------------------------------
 
 

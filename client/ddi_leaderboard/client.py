@@ -104,7 +104,7 @@ class Client:
             return QuotaExceeded(
                 detail + when, retry_after=int(retry) if retry and retry.isdigit() else None, problem=problem
             )
-        if status == 422 and kind == "invalid-file":
+        if status == 422 and kind in ("invalid-file", "invalid-truth"):
             return InvalidSubmission(detail, problem.get("errors", []), problem.get("error_count", 0), problem=problem)
         if 400 <= status < 500:
             errors = "; ".join(
@@ -202,6 +202,18 @@ class Client:
             fields[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
         files = {"file": (name, _Progress(data, progress), "text/csv")}
         return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=fields, files=files)
+
+    # --- organizers ------------------------------------------------------------------------------------
+
+    def upload_truth(self, challenge: str, phase: str, path: str | Path) -> dict:
+        """Upload (or replace) a phase's hidden truth file; organizers of the challenge only.
+
+        The server validates it with ``scoring`` (an invalid file raises InvalidSubmission with the
+        located errors; nothing is stored) and re-scores the phase's submissions against it.
+        """
+        data, name = self._file_bytes(path)
+        files = {"file": (name, data, "text/csv")}
+        return self._json("PUT", f"/api/v1/challenges/{challenge}/phases/{phase}/truth", files=files)
 
     # --- following submissions --------------------------------------------------------------------------
 

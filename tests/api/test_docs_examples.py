@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from leaderboard.challenges.models import Challenge, Phase
 from tests.boards.conftest import mudi_metrics, scored
 from tests.conftest import REPO, require
 from tests.submissions.helpers import invalid_mudi_csv, mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
@@ -34,8 +35,8 @@ def test_the_doc_has_an_example_for_every_endpoint():
     for path in ("/api/v1/tasks\"", "/api/v1/tasks/mudi\"", "/leaderboard", "/api/v1/challenges\"",
                  "/phases/mudi\"", "/phases/mudi/submissions", "/tasks/mudi/submissions", "/submissions/$SUBMISSION_ID",
                  "/api/v1/submissions?", "-X PATCH", "inputs.csv", "example.csv", "If-None-Match",
-                 "/api/v1/challenges/mudi-2027/rerun", "/moderation", "/teams/alice-lab/disqualify",
-                 "/api/v1/challenges/mudi-2027/export.csv"):  # fmt: skip
+                 "/phases/test/truth", "/api/v1/challenges/mudi-2027/rerun", "/moderation",
+                 "/teams/alice-lab/disqualify", "/api/v1/challenges/mudi-2027/export.csv"):  # fmt: skip
         assert path in text, path
 
 
@@ -69,8 +70,17 @@ def test_every_curl_example_answers_its_documented_status(live_server, alice, ma
     )
     (tmp_path / "predictions.csv").write_bytes(mudi_prediction_csv())
     (tmp_path / "invalid.csv").write_bytes(invalid_mudi_csv())
+    organized = Challenge.objects.create(slug="mudi-2027", title="MUDI 2027", kind="organized")
+    organized.organizers.add(alice)
+    Phase.objects.create(challenge=organized, slug="test", title="Test", task_slug="mudi")
+    (tmp_path / "truth.csv").write_bytes(mudi_truth_csv())
+    (tmp_path / "invalid-truth.csv").write_bytes(invalid_mudi_csv())
     env = dict(
-        os.environ, DDI_URL=live_server.url, DDI_TOKEN=make_token(alice, "submit"), SUBMISSION_ID=str(submission.pk)
+        os.environ,
+        DDI_URL=live_server.url,
+        DDI_TOKEN=make_token(alice, "submit"),
+        SUBMISSION_ID=str(submission.pk),
+        DDI_ORGANIZER_TOKEN=make_token(alice, "organize"),
     )
     env.update(moderation_examples(alice, make_token))
     ran = 0
