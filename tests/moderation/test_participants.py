@@ -164,3 +164,10 @@ def test_the_number_of_queries_does_not_grow_with_the_teams(client, oscar, chall
         user = create_user(f"user{i}", f"user{i}@example.org", "correct-horse-battery-staple")
         register(challenge, user.personal_team, user, status="pending" if i % 2 else "approved")
     assert queries() == few
+
+
+def test_each_team_links_to_its_submissions_in_the_table(client, oscar, alice_registered):
+    login(client, oscar)
+    html = client.get(URL).content.decode()
+    assert 'href="/challenges/mudi-2027/manage/submissions/?team=alice-lab"' in html
+    assert 'href="/teams/alice-lab/"' not in html  # a team's page is for its members: a 404 for organizers
