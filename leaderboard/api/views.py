@@ -166,7 +166,14 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
-    board = Board.objects.filter(phase=phase, direction=spec.key).only("id", "version", "n_rows", "computed_at").first()
+    if phase.public_board_hidden_for(phase.challenge.is_organizer(request.user)):
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    board = (
+        Board.objects.public()
+        .filter(phase=phase, direction=spec.key)
+        .only("id", "version", "n_rows", "computed_at")
+        .first()
+    )
     team_ids = team_ids_for(request.user) if controls.private else []
     # The board's version changes whenever a row does, so the tag needs no row read.
     tag_source = repr(
@@ -252,7 +259,16 @@ def _form_data(request: Request, phase: Phase) -> dict:
     params = request.data  # a QueryDict: uploads are multipart
     data = {
         name: params.get(name, "")
-        for name in ("method_name", "description", "paper_url", "code_url", "n_parameters")
+        for name in (
+            "method_name",
+            "description",
+            "paper_url",
+            "code_url",
+            "n_parameters",
+            "model_family",
+            "training_hardware",
+            "code_commit_url",
+        )  # fmt: skip
         if params.get(name) is not None
     }
     data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))
