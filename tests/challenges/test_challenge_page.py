@@ -117,9 +117,7 @@ def test_a_revealed_split_phase_links_its_private_board(client, mudi_2027):
     assert 'href="/challenges/mudi-2027/dev/board/private/">Private board</a>' in dev
 
 
-def test_a_team_with_submissions_is_sent_to_its_submissions_page_to_choose_finals(
-    alice_client, alice, mudi_2027, sent
-):
+def test_a_team_with_submissions_is_sent_to_its_submissions_page_to_choose_finals(alice_client, alice, mudi_2027, sent):
     register(alice.personal_team, alice, mudi_2027)
     content = alice_client.get("/challenges/mudi-2027/").content.decode()
     assert "/challenges/mudi-2027/dev/my/" not in content  # nothing to choose from yet
