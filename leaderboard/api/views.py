@@ -63,7 +63,10 @@ def _standing_phase_or_404(slug: str) -> Phase:
 
 
 def _phase_or_404(challenge: str, phase: str) -> Phase:
-    return get_object_or_404(Phase.objects.select_related("challenge"), challenge__slug=challenge, slug=phase)
+    # Unpublished challenges stay unknown to the API (as on the site): a 404, never their phases.
+    return get_object_or_404(
+        Phase.objects.select_related("challenge"), challenge__slug=challenge, challenge__is_published=True, slug=phase
+    )
 
 
 def _teams(request: Request):
@@ -120,7 +123,7 @@ def task_detail(request: Request, slug: str) -> Response:
 
 
 def _challenges():
-    return Challenge.objects.prefetch_related(
+    return Challenge.objects.published().prefetch_related(
         Prefetch("phases", queryset=Phase.objects.select_related("challenge").order_by("slug"))
     )
 
