@@ -173,6 +173,7 @@ def test_an_organizer_is_told_they_do_not_take_part(client, olga, mudi_2027):
     response = client.get("/challenges/mudi-2027/")
     assertContains(response, "You organize this challenge")
     assertNotContains(response, 'href="/challenges/mudi-2027/register/"')
+    assertContains(response, 'href="/challenges/mudi-2027/dev/submit/"')  # baselines
 
 
 def test_the_list_shows_dates_and_the_registration_mode(client, mudi_2027):
