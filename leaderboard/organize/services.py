@@ -86,7 +86,9 @@ def update_challenge(challenge: Challenge, values: dict, by) -> list[str]:
 def add_organizer(challenge: Challenge, username: str, by):
     """Make the user ``username`` a co-organizer; OrganizerError for an unknown name or an organizer already."""
     username = username.strip()
-    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    users = get_user_model().objects.filter(is_active=True)
+    # The exact name first: two accounts may differ only in case.
+    user = users.filter(username=username).first() or users.filter(username__iexact=username).first()
     if user is None:
         raise OrganizerError(f'There is no user "{username}" on this site; check the spelling of the username.')
     if challenge.organizers.filter(pk=user.pk).exists():
