@@ -212,7 +212,7 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     page, page_size = _page_params(request)
     board = Board.objects.filter(phase=phase, direction=spec.key).only("id", "version", "n_rows", "computed_at").first()
     team_ids = team_ids_for(request.user) if controls.private else []
-    etag = _etag(phase.pk, board and (board.pk, str(board.version)), controls, page, page_size, team_ids)
+    etag = _etag(phase.pk, (board.pk, str(board.version)) if board else None, controls, page, page_size, team_ids)
     cache_control = "private, no-cache" if controls.private else "public, no-cache"
     if (not_modified := _not_modified(request, etag, cache_control)) is not None:
         return not_modified
