@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 
+from celery import shared_task
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
@@ -30,7 +31,7 @@ from django.utils import timezone
 import scoring
 from leaderboard.boards import cache
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
 from leaderboard.boards.placement import (
     Candidate,
     Standing,
@@ -429,9 +430,23 @@ def _warm(boards: list[Board]) -> None:
             log.exception("could not warm the cache of board %s", board.pk)
 
 
-def _enqueue_tests(phase_id: int) -> None:
-    from leaderboard.boards.tasks import run_board_tests
+# The name it had in boards.tasks, so messages already queued under it still find it.
+@shared_task(name="leaderboard.boards.tasks.run_board_tests", acks_late=True, ignore_result=True)
+def run_board_tests(phase_id: int) -> int:
+    """Run the missing leader-vs-row bootstraps of a phase, then put their verdicts on the rows.
 
+    Idempotent: tests already stored are skipped, and refreshing the marks does
+    not enqueue this task again (a pair that cannot be tested would loop forever).
+    """
+    phase = Phase.objects.filter(pk=phase_id).first()
+    if phase is None:
+        return 0
+    computed = run_pending_tests(phase)
+    refresh_marks(phase)
+    return computed
+
+
+def _enqueue_tests(phase_id: int) -> None:
     try:
         run_board_tests.delay(phase_id)
     except Exception:  # a broker outage must not break scoring; the next recompute tries again
