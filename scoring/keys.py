@@ -28,6 +28,11 @@ key                          meaning
                              ``precision``, ``recall``, ``f1``,
                              ``f1_mean`` (macro only) or a count
                              ``tp``, ``fp``, ``fn``, ``support`` (classes)
+``aware/drug_freq/rare/macro_f1``  MUDI by drug frequency:
+                             ``{setting}/drug_freq/{bucket}/{stat}``; bucket
+                             ``rare``, ``medium`` or ``frequent`` (see
+                             ``DRUG_BUCKETS``), stat ``macro_f1``,
+                             ``micro_f1`` or ``pairs`` (gold pairs in it)
 ===========================  ==============================================
 """
 
@@ -40,6 +45,26 @@ SEED_PREFIX = "seed"
 SPREADS = ("std", "stderr")
 COUNT_STATS = ("tp", "fp", "fn", "support")
 MUDI_SETTINGS = ("aware", "agnostic")
+
+
+@dataclass(frozen=True)
+class DrugBucket:
+    """Gold pairs whose rarer drug appears in ``low``..``high`` test pairs (``high`` None: no upper bound)."""
+
+    slug: str
+    low: int
+    high: int | None
+    label: str
+
+
+# MUDI's drug-frequency buckets (issue 13): a pair falls in the bucket of its rarer drug, counted in
+# distinct unordered test pairs.
+DRUG_BUCKETS = (
+    DrugBucket("rare", 1, 5, "rarer drug in at most 5 test pairs"),
+    DrugBucket("medium", 6, 20, "rarer drug in 6 to 20 test pairs"),
+    DrugBucket("frequent", 21, None, "rarer drug in more than 20 test pairs"),
+)
+DRUG_BUCKET_STATS = ("macro_f1", "micro_f1", "pairs")
 
 
 @dataclass(frozen=True)
@@ -100,6 +125,21 @@ def parse_context(key: str) -> str | None:
 def mudi_key(setting: str, scope: str, stat: str) -> str:
     """``{setting}/{scope}/{stat}``, e.g. ``aware/macro/f1`` (MUDI's headline)."""
     return f"{setting}/{scope}/{stat}"
+
+
+def mudi_bucket_key(setting: str, bucket: str, stat: str) -> str:
+    """``{setting}/drug_freq/{bucket}/{stat}``, e.g. ``aware/drug_freq/rare/macro_f1``."""
+    return f"{setting}/drug_freq/{bucket}/{stat}"
+
+
+def parse_mudi_bucket(key: str) -> tuple[str, str, str] | None:
+    """``aware/drug_freq/rare/macro_f1`` -> ("aware", "rare", "macro_f1"); None for any other key."""
+    parts = key.split("/")
+    if len(parts) != 4 or parts[1] != "drug_freq" or parts[0] not in MUDI_SETTINGS:
+        return None
+    if parts[2] not in {b.slug for b in DRUG_BUCKETS} or parts[3] not in DRUG_BUCKET_STATS:
+        return None
+    return parts[0], parts[2], parts[3]
 
 
 def split_seed(key: str) -> tuple[str, int | None]:

@@ -156,6 +156,9 @@ class SubmissionSerializer(s.Serializer):
     code_url = s.CharField(allow_blank=True)
     n_parameters = s.IntegerField(allow_null=True)
     uses_external_data = s.BooleanField()
+    model_family = s.CharField(allow_blank=True)
+    training_hardware = s.CharField(allow_blank=True)
+    code_commit_url = s.CharField(allow_blank=True)
     declarations = s.DictField()
     visibility = s.ChoiceField(choices=["public", "private"])
     file_name = s.CharField()
@@ -193,7 +196,14 @@ class SubmissionCreateSerializer(s.Serializer):
     paper_url = s.URLField(required=False)
     code_url = s.URLField(required=False)
     n_parameters = s.IntegerField(required=False, min_value=0)
-    uses_external_data = s.ChoiceField(choices=["yes", "no"], required=False)
+    uses_external_data = s.ChoiceField(
+        choices=["yes", "no"], required=False, help_text="pre-training on other data counts as external data"
+    )
+    model_family = s.ChoiceField(
+        choices=["gnn", "transformer", "language-model", "fingerprints-ml", "other"], required=False
+    )
+    training_hardware = s.CharField(required=False, max_length=100, help_text='e.g. "1x NVIDIA A100, 6 h"')
+    code_commit_url = s.URLField(required=False, help_text="a link to the exact code commit")
     visibility = s.ChoiceField(choices=["public", "private"], required=False)
     team = s.CharField(required=False, help_text="team slug; default: your personal team")
     modalities = s.ListField(

@@ -63,7 +63,10 @@ def _standing_phase_or_404(slug: str) -> Phase:
 
 
 def _phase_or_404(challenge: str, phase: str) -> Phase:
-    return get_object_or_404(Phase.objects.select_related("challenge"), challenge__slug=challenge, slug=phase)
+    # Unpublished challenges stay unknown to the API (as on the site): a 404, never their phases.
+    return get_object_or_404(
+        Phase.objects.select_related("challenge"), challenge__slug=challenge, challenge__is_published=True, slug=phase
+    )
 
 
 def _teams(request: Request):
@@ -120,7 +123,7 @@ def task_detail(request: Request, slug: str) -> Response:
 
 
 def _challenges():
-    return Challenge.objects.prefetch_related(
+    return Challenge.objects.published().prefetch_related(
         Prefetch("phases", queryset=Phase.objects.select_related("challenge").order_by("slug"))
     )
 
@@ -259,7 +262,16 @@ def _form_data(request: Request, phase: Phase) -> dict:
     params = request.data  # a QueryDict: uploads are multipart
     data = {
         name: params.get(name, "")
-        for name in ("method_name", "description", "paper_url", "code_url", "n_parameters")
+        for name in (
+            "method_name",
+            "description",
+            "paper_url",
+            "code_url",
+            "n_parameters",
+            "model_family",
+            "training_hardware",
+            "code_commit_url",
+        )  # fmt: skip
         if params.get(name) is not None
     }
     data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))
@@ -386,6 +398,9 @@ def task_submit(request: Request, slug: str) -> Response:
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
 def phase_submit(request: Request, challenge: str, phase: str) -> Response:
+    # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
+    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
+        raise Http404("No such challenge.")
     return _create(request, _phase_or_404(challenge, phase))
 
 

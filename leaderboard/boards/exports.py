@@ -68,10 +68,19 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url", "verified", "source",
+    "code_url", "verified", "source", "model_family", "n_parameters", "training_hardware", "code_commit_url",
 )  # fmt: skip
 # The ``source`` of a board row; a published result says "reported in <paper>, Table N".
 OURS = "scored here"
+
+
+METADATA_COLUMNS = ("model_family", "n_parameters", "training_hardware", "code_commit_url")
+
+
+def _metadata(stored: dict | None) -> dict:
+    """The optional method metadata a row copied from its submission (absent on rows built before it existed)."""
+    stored = stored or {}
+    return {key: stored.get(key, None if key == "n_parameters" else "") for key in METADATA_COLUMNS}
 
 
 # A private board's extra columns (after the reveal): the entry's public rank and value, and the shake-up.
@@ -115,6 +124,7 @@ def export_row(
         "code_url": row["code_url"],
         "verified": is_verified(row.get("tags", "")),
         "source": OURS,
+        **_metadata(row.get("metadata")),
     }
     if private:
         out.update(public_rank=row.get("public_rank"), shift=shift(row), public_value=_number(row.get("public_value")))

@@ -91,6 +91,8 @@ class BoardRow(models.Model):
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
     declarations = models.JSONField(default=dict)
+    # The submission's optional method metadata (``Submission.metadata_for_export``), for the exports.
+    metadata = models.JSONField(default=dict)
     # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
     tags = models.TextField(blank=True)
 

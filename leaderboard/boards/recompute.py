@@ -44,7 +44,7 @@ from leaderboard.boards.placement import (
 )
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import Result, Submission, metadata_dict
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
 SUBMISSION_FIELDS = (
     "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
     "uses_external_data", "paper_url", "code_url", "declarations", "is_verified",
+    "model_family", "n_parameters", "training_hardware", "code_commit_url",
 )  # fmt: skip
 
 
@@ -116,12 +117,14 @@ def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> Boar
         paper_url=s["paper_url"],
         code_url=s["code_url"],
         declarations=s["declarations"] or {},
+        metadata=metadata_dict(s["model_family"], s["n_parameters"], s["training_hardware"], s["code_commit_url"]),
         tags=declaration_tags(
             spec.task,
             s["declarations"] or {},
             uses_external_data=s["uses_external_data"],
             is_baseline=s["is_baseline"],
             is_verified=s["is_verified"],
+            model_family=s["model_family"],
         ),
         quality=direction_key(spec, values),
         tail=tail_key(c.submitted_at, c.id),

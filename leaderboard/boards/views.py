@@ -21,7 +21,7 @@ from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
+from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -158,6 +158,7 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
         "primary": metric(spec.columns[0]),
         "columns": [metric(c) for c in spec.columns[1:]],
         "classes": [metric(c) for c in spec.class_columns],
+        "breakdowns": [metric(c) for c in spec.breakdown_columns],
     }
 
 
@@ -171,9 +172,14 @@ def _filter_state(task, controls: Controls) -> list[dict]:
                 "param": f.param,
                 "label": f.label,
                 "help": f.help,
-                "choices": [{"value": c, "checked": c in values} for c in f.choices] if f.choices else None,
+                "choices": [{"value": c, "checked": c in values} for c in f.choices]
+                if f.choices and not f.single
+                else None,
+                "options": [{"value": c, "label": label} for c, label in zip(f.choices or (), f.labels, strict=True)]
+                if f.single
+                else None,
                 "only": f.param in controls.only,
-                "value": values[0] if values and f.choices is None else "",
+                "value": values[0] if values and (f.choices is None or f.single) else "",
             }
         )
     return state
@@ -360,6 +366,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         ],
         "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
         "published_shown": published.shown(controls),
+        "show_breakdowns": has_breakdowns(spec, rows),
         "published_on": controls.published,
     }
     return render(request, "boards/board.html", context)

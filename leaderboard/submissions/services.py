@@ -114,6 +114,9 @@ class Metadata:
     code_url: str = ""
     n_parameters: int | None = None
     uses_external_data: bool = False
+    model_family: str = ""
+    training_hardware: str = ""
+    code_commit_url: str = ""
     declarations: dict = field(default_factory=dict)
     is_public: bool = True
 
@@ -161,6 +164,9 @@ def create_submission(
         code_url=metadata.code_url,
         n_parameters=metadata.n_parameters,
         uses_external_data=metadata.uses_external_data,
+        model_family=metadata.model_family,
+        training_hardware=metadata.training_hardware,
+        code_commit_url=metadata.code_commit_url,
         declarations=metadata.declarations,
         is_public=metadata.is_public,
         is_baseline=is_baseline,

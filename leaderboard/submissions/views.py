@@ -24,6 +24,7 @@ from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
 from leaderboard.submissions import access, finals, quotas, services
 from leaderboard.submissions.charts import submission_charts
+from leaderboard.submissions.drug_errors import drug_analysis
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
@@ -66,7 +67,7 @@ def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
     phase, _ = _organized_phase_or_404(request.user, slug, phase_slug)
     user = cast("User", request.user)  # @login_required
     registration = registration_of_user(phase.challenge, user)
-    teams = Team.objects.filter(pk=registration.team_id if registration else None)
+    teams = Team.objects.filter(pk=registration.team_id) if registration else Team.objects.none()
     refusal = quotas.registration_refusal(user, registration.team, phase) if registration else None
     if registration is None:
         refusal = f"Register a team for {phase.challenge.title} first: the team that registers is the one that submits."
@@ -185,6 +186,7 @@ def _detail_context(submission: Submission, permissions) -> dict:
         "all_results": submission.results.filter(part__in=parts).order_by("part", "seed", "key") if scored else [],
         "final": finals_context(submission, permissions),
         "charts": submission_charts(submission) if scored else [],
+        "drugs": drug_analysis(submission) if scored else None,
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],
