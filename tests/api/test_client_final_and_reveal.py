@@ -6,7 +6,7 @@ import pytest
 
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Submission
-from tests.api.test_client_end_to_end import home, run_cli  # noqa: F401 (home is a fixture)
+from tests.api.test_client_end_to_end import home, run_cli  # noqa: F401 F811 (home is a fixture)
 from tests.challenges.split_phase import PRIVATE_ROWS, make_split_phase, submit_scored
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
