@@ -243,6 +243,8 @@ def shakeup_chart(board, spec) -> dict | None:
         for r in rows.values("method_name", "team_name", "public_value", "value")[:200]
     ]
     return shakeup_scatter(spec.task.metric(spec.metric).name, points)
+
+
 # --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
 
 GROUP_LABELS = {"head": "head", "middle": "middle", "tail": "tail", "open": "open"}
@@ -327,7 +329,7 @@ def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float
     shared = [c for c, values in per_context.items() if all(v is not None for v in values)]
     if not shared:
         return None
-    shared.sort(key=lambda c: per_context[c][0])
+    shared.sort(key=lambda c: per_context[c][0] or 0.0)  # never None: filtered above
     fig = _figure(
         [
             go.Scatter(
@@ -348,7 +350,7 @@ def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float
     rows = []
     for c in sorted(shared):
         values = per_context[c]
-        best = max(values)
+        best = max(v for v in values if v is not None)
         winners = [short(n) for n, v in zip(names, values, strict=True) if v == best]
         rows.append([c, *values, winners[0] if len(winners) == 1 else "tie"])
     return _chart("context-paired", "AUROC per context, side by side", fig, ["context", *names, "best"], rows)
