@@ -6,13 +6,27 @@ import pytest
 
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Submission
-from tests.api.test_client_end_to_end import home, run_cli  # noqa: F401 F811 (home is a fixture)
+from tests.api.test_client_end_to_end import run_cli
 from tests.challenges.split_phase import PRIVATE_ROWS, make_split_phase, submit_scored
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_member_selects_and_unselects_a_final_submission(live_server, alice, alice_lab, olga, make_token, home):  # noqa: F811
+@pytest.fixture
+def home(tmp_path) -> dict:
+    """The client's config and cache folders are the test's own (as in test_client_end_to_end)."""
+    import os
+
+    from tests.conftest import REPO
+
+    env = dict(os.environ)
+    env.update({"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    env.pop("DDI_LEADERBOARD_TOKEN", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "client"), str(REPO)])
+    return env
+
+
+def test_a_member_selects_and_unselects_a_final_submission(live_server, alice, alice_lab, olga, make_token, home):
     phase = make_split_phase(olga)
     submission = submit_scored(phase, alice_lab, alice, {PRIVATE_ROWS[0]})
     env = {**home, "DDI_LEADERBOARD_TOKEN": make_token(alice, "submit")}
@@ -26,7 +40,7 @@ def test_a_member_selects_and_unselects_a_final_submission(live_server, alice, a
     assert not Submission.objects.get(pk=submission.pk).selected_final
 
 
-def test_an_organizer_reveals_and_a_second_reveal_is_refused_with_a_sentence(  # noqa: F811
+def test_an_organizer_reveals_and_a_second_reveal_is_refused_with_a_sentence(
     live_server, alice, alice_lab, olga, make_token, home
 ):
     phase = make_split_phase(olga)
@@ -41,7 +55,7 @@ def test_an_organizer_reveals_and_a_second_reveal_is_refused_with_a_sentence(  #
     assert again.returncode != 0 and "already revealed" in again.stderr and "Traceback" not in again.stderr
 
 
-def test_a_participant_cannot_reveal(live_server, alice, olga, make_token, home):  # noqa: F811
+def test_a_participant_cannot_reveal(live_server, alice, olga, make_token, home):
     phase = make_split_phase(olga)
     env = {**home, "DDI_LEADERBOARD_TOKEN": make_token(alice, "organize")}
     done = run_cli(env, "--url", live_server.url, "reveal", "mudi-2027", "test")
