@@ -222,5 +222,5 @@ def test_no_private_value_appears_anywhere_before_the_reveal_and_all_appear_afte
     # And each submission page shows its private and all-rows tables.
     s = Submission.objects.get(pk=submissions["charlie"].pk)
     detail = body(anonymous.get(f"/submissions/{s.pk}/"))
-    assert "Metrics on the private test rows" in detail and "Metrics on the all test rows" in detail
+    assert "Metrics on the private test rows" in detail and "Metrics on all test rows" in detail
     assert f"{s.private_primary_value:.4f}" in detail
