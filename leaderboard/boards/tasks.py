@@ -14,7 +14,6 @@ from django.db import transaction
 from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
 from leaderboard.boards.matrix import enqueue_stale
 from leaderboard.boards.recompute import recompute_phase, run_board_tests, update_board  # noqa: F401 (registers it)
-from leaderboard.boards.reveal import reveal_due_phases  # noqa: F401 (registers the beat's reveal task)
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)

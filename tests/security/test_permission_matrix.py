@@ -69,6 +69,10 @@ RULES = [
     Rule("admin:*", ADMIN, ADMIN),
     # --- the API, with bearer tokens.
     Rule("api:*-submit", API_WRITE_ONLY, API_TOKEN_WRITE, "uploads need a submit token"),
+    # Final selection (the team only; the empty body is a 422) and the reveal (an organize token; every
+    # role here holds a submit token, refused before anything is looked up). Engine lane.
+    Rule("api:submission-final", API_WRITE_ONLY, (401, DONE, 404, 404, 403, 403), "the team only"),
+    Rule("api:phase-reveal", (401,) + (403,) * 5, (401,) + (403,) * 5, "needs the organize scope"),
     Rule("api:submissions", API_TOKEN_READ, (401,) + (405,) * 5, "a token's own submissions"),
     Rule("api:submission", PRIVATE_SUBMISSION, NOT_POSTABLE, "private objects of others are 404; PATCH edits"),
     Rule("api:problem-type", PUBLIC, PUBLIC, "a problem type's documentation, any method"),
@@ -99,12 +103,15 @@ RULES = [
     Rule("submissions:detail", PRIVATE_SUBMISSION, PRIVATE_SUBMISSION),
     Rule("submissions:rerun", NOT_POSTABLE, (404, 403, 404, 404, REDIRECT, REDIRECT), "organizers only"),
     Rule("submissions:visibility", NOT_POSTABLE, (404, REDIRECT, 404, 404, 403, 403), "the team only"),
+    Rule("submissions:final", NOT_POSTABLE, (404, REDIRECT, 404, 404, 403, 403), "the team only (refusals: a message)"),
+    Rule("submissions:my", SIGNED_IN, NOT_POSTABLE, "one's own teams' submissions to a phase"),
     Rule("submissions:inputs", PUBLIC, NOT_POSTABLE),
     Rule("submissions:example", PUBLIC, NOT_POSTABLE),
     Rule("submissions:*", PRIVATE_SUBMISSION, NOT_POSTABLE, "status.json, report, file of a private submission"),
     # --- boards and challenges: public pages of published objects.
     Rule("boards:dataset", (REDIRECT,) * 6, NOT_POSTABLE, "a one-task dataset redirects to its board"),
     Rule("boards:compare", (400,) * 6, NOT_POSTABLE, "no ids: a 400 saying what to pick"),
+    Rule("boards:phase_private*", (404,) * 6, NOT_POSTABLE, "a private board exists from the reveal on"),
     Rule("boards:*", PUBLIC, NOT_POSTABLE),
     Rule("challenges:*", PUBLIC, NOT_POSTABLE),
     Rule("home", PUBLIC, NOT_POSTABLE),
