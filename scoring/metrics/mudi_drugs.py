@@ -46,31 +46,44 @@ def pair_buckets(pair_drugs: np.ndarray, frequency: np.ndarray) -> np.ndarray:
     return bucket
 
 
+def _class_sums(per_pair: np.ndarray) -> np.ndarray:
+    """(n, settings, classes, stats) -> (n, settings * stats): sums over the classes, as one matrix product."""
+    n, settings, classes, stats = per_pair.shape
+    summing = np.zeros((settings, classes, stats, settings, stats))
+    for s in range(settings):
+        for k in range(stats):
+            summing[s, :, k, s, k] = 1.0
+    flat: np.ndarray = per_pair.reshape(n, -1) @ summing.reshape(settings * classes * stats, settings * stats)
+    return flat
+
+
 def per_drug_counts(counts: MudiCounts, n_drugs: int) -> np.ndarray:
     """(n_drugs, 2 settings, 3 stats) TP/FP/FN summed over classes on each drug's gold pairs."""
     assert counts.gold_pair_drugs is not None
-    pairs = counts.per_pair[: counts.n_gold_pairs].sum(axis=2)  # (n_pairs, settings, stats)
+    per_pair = counts.per_pair[: counts.n_gold_pairs]
+    flat = _class_sums(per_pair)
     a, b = counts.gold_pair_drugs[:, 0], counts.gold_pair_drugs[:, 1]
     other = a != b
-    flat = pairs.reshape(len(pairs), -1)
-    out = np.zeros((n_drugs, flat.shape[1]))
-    for column in range(flat.shape[1]):
-        out[:, column] = np.bincount(a, weights=flat[:, column], minlength=n_drugs) + np.bincount(
-            b[other], weights=flat[other, column], minlength=n_drugs
-        )
-    return out.reshape(n_drugs, *pairs.shape[1:]).round().astype(np.int64)
+    drug = np.concatenate([a, b[other]])
+    weights = np.concatenate([flat, flat[other]])
+    out = np.stack([np.bincount(drug, weights=weights[:, c], minlength=n_drugs) for c in range(flat.shape[1])], 1)
+    return out.reshape(n_drugs, per_pair.shape[1], per_pair.shape[3]).round().astype(np.int64)
 
 
 def bucket_metrics(counts: MudiCounts, bucket: np.ndarray) -> dict[str, float]:
     """``{setting}/drug_freq/{bucket}/{macro_f1|micro_f1|pairs}`` for every bucket with at least one gold pair."""
     per_pair = counts.per_pair[: counts.n_gold_pairs]
+    # Counts per bucket as one product: a (buckets, pairs) indicator times the (pairs, counts) table.
+    indicator = np.zeros((len(DRUG_BUCKETS), len(bucket)))
+    indicator[bucket, np.arange(len(bucket))] = 1.0
+    totals = (indicator @ per_pair.reshape(len(bucket), -1)).reshape(len(DRUG_BUCKETS), *per_pair.shape[1:])
+    sizes = indicator.sum(axis=1)
     out: dict[str, float] = {}
     for i, b in enumerate(DRUG_BUCKETS):
-        inside = bucket == i
-        n_pairs = int(inside.sum())
+        n_pairs = int(sizes[i])
         if not n_pairs:
             continue  # an empty bucket has no F1 (absent, never 0)
-        scores = scores_from_counts(per_pair[inside].sum(axis=0))
+        scores = scores_from_counts(totals[i])
         for setting in MUDI_SETTINGS:
             out[mudi_bucket_key(setting, b.slug, "macro_f1")] = float(scores[mudi_key(setting, "macro", "f1")])
             out[mudi_bucket_key(setting, b.slug, "micro_f1")] = float(scores[mudi_key(setting, "micro", "f1")])
