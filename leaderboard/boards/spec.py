@@ -46,6 +46,8 @@ class DirectionSpec:
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
+    # Values a row keeps for a section beside the table (MUDI's F1 by drug frequency), not columns.
+    extra_keys: tuple[str, ...] = ()
 
     @property
     def spread(self) -> str | None:
@@ -80,6 +82,7 @@ class DirectionSpec:
                 keys.append(spread)
         keys += [key for _, key in self.class_chart_keys]
         keys += [key for _, key in self.seed_keys(self.metric)]
+        keys += list(self.extra_keys)
         return list(dict.fromkeys(keys))
 
     def ranking_task(self) -> scoring.registry.Task:
@@ -138,6 +141,19 @@ def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
 _DIRECTION_COLUMNS = {"mudi": _mudi_columns}
 
 
+def _mudi_bucket_keys(direction: str) -> tuple[str, ...]:
+    """The view's F1 by drug-frequency bucket (``leaderboard.boards.drug_buckets``)."""
+    return tuple(
+        result_keys.mudi_bucket_key(direction, bucket.slug, stat)
+        for bucket in result_keys.DRUG_BUCKETS
+        for stat in result_keys.DRUG_BUCKET_STATS
+    )
+
+
+# Result keys a row keeps beyond its columns, per kind, for the sections beside the table.
+_EXTRA_KEYS = {"mudi": _mudi_bucket_keys}
+
+
 def direction_spec(task: scoring.registry.Task, direction: str | None = None) -> DirectionSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     directions = directions_for(task)
@@ -160,6 +176,7 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
         columns=columns,
         class_columns=class_columns,
         class_chart_keys=class_keys,
+        extra_keys=_EXTRA_KEYS[task.kind](direction) if task.kind in _EXTRA_KEYS else (),
     )
 
 

@@ -29,7 +29,7 @@ def test_the_board_states_the_buckets_and_shows_each_entrys_stored_bucket_f1(cli
     assert "at most 5 test pairs, 6 to 20, or more than 20" in html
     table = _table(html)
     # Twelve pairs of drugs that are each in at most 3 pairs: one bucket.
-    assert "Rarer drug in at most 5 test pairs" in table and "12 pairs" in table
+    assert "Rarer drug in ≤ 5 test pairs" in table and "12 pairs in the bucket" in table
     rows = re.findall(r"<tr><td class=\"num\">(\d+)</td><td><a [^>]+>([^<]+)</a>(.*?)</tr>", table, re.S)
     assert [(rank, method) for rank, method, _ in rows] == [("1", "Perfect"), ("2", "ThreeWrong")]
     stored = {r.key: r.value for r in Result.objects.filter(submission=wrong, key__startswith="aware/drug_freq/rare/")}
