@@ -13,6 +13,8 @@ from typing import Any
 
 # How many problems are kept for display; the total count is kept separately.
 MAX_PROBLEMS = 50
+# A 10 MB header or cell quoted in a message must not come back as a 10 MB page or JSON body.
+MAX_MESSAGE_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,9 @@ class Problems:
         self.total = 0
 
     def add(self, message: str, *, line: int | None = None, column: str | None = None) -> None:
-        """Record one problem."""
+        """Record one problem (a message longer than ``MAX_MESSAGE_CHARS`` is cut: values in it come from the file)."""
+        if len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 3] + "..."
         self.total += 1
         if len(self.items) < MAX_PROBLEMS:
             self.items.append(Problem(line, column, message))

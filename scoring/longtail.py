@@ -176,3 +176,15 @@ def group_values(
 def group_counts(groups: ClassGroups) -> Mapping[str, int]:
     """How many classes each group has."""
     return {g: sum(1 for x in groups if x == g) for g in groups_in(groups)}
+
+
+def group_column(labels: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """Each row's group when ``labels`` (class indices) are the whole dataset: the counts come from them.
+
+    Used for demo truths, whose synthetic rows are all the data there is; a class
+    named ``open`` is the open class.
+    """
+    counts = np.bincount(np.asarray(labels, dtype=np.int64), minlength=len(classes))
+    open_index = list(classes).index(OPEN) if OPEN in classes else None
+    groups = groups_from_counts(counts.tolist(), open_index)
+    return np.asarray(groups, dtype=object)[np.asarray(labels, dtype=np.int64)]

@@ -537,7 +537,9 @@ def check_columns(
     unknown = [raw.written[name] or "(empty)" for name in header if name not in allowed]
     if unknown:
         problems.add(
-            f"Unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)} in the header; "
+            # Shortened and at most ten: a 10 MB header line must not come back as a 10 MB message.
+            f"Unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(_shorten(u)) for u in unknown[:10])}"
+            f"{f' and {len(unknown) - 10} more' if len(unknown) > 10 else ''} in the header; "
             f"expected columns: {expected}.",
             line=1,
         )

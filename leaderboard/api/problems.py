@@ -41,6 +41,7 @@ TYPES = {
     "file-too-large": (413, "File too large", "The upload passed the size limit; it was cut off and not stored."),
     "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
     "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
+    "action-refused": (409, "Action refused", "An organizer action that does not fit the object's current state."),
     "error": (500, "Error", "Something else went wrong."),
 }
 

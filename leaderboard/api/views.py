@@ -63,7 +63,10 @@ def _standing_phase_or_404(slug: str) -> Phase:
 
 
 def _phase_or_404(challenge: str, phase: str) -> Phase:
-    return get_object_or_404(Phase.objects.select_related("challenge"), challenge__slug=challenge, slug=phase)
+    # Unpublished challenges stay unknown to the API (as on the site): a 404, never their phases.
+    return get_object_or_404(
+        Phase.objects.select_related("challenge"), challenge__slug=challenge, challenge__is_published=True, slug=phase
+    )
 
 
 def _teams(request: Request):
@@ -120,7 +123,7 @@ def task_detail(request: Request, slug: str) -> Response:
 
 
 def _challenges():
-    return Challenge.objects.prefetch_related(
+    return Challenge.objects.published().prefetch_related(
         Prefetch("phases", queryset=Phase.objects.select_related("challenge").order_by("slug"))
     )
 
@@ -166,7 +169,14 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
-    board = Board.objects.filter(phase=phase, direction=spec.key).only("id", "version", "n_rows", "computed_at").first()
+    if phase.public_board_hidden_for(phase.challenge.is_organizer(request.user)):
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    board = (
+        Board.objects.public()
+        .filter(phase=phase, direction=spec.key)
+        .only("id", "version", "n_rows", "computed_at")
+        .first()
+    )
     team_ids = team_ids_for(request.user) if controls.private else []
     # The board's version changes whenever a row does, so the tag needs no row read.
     tag_source = repr(
@@ -388,6 +398,9 @@ def task_submit(request: Request, slug: str) -> Response:
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
 def phase_submit(request: Request, challenge: str, phase: str) -> Response:
+    # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
+    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
+        raise Http404("No such challenge.")
     return _create(request, _phase_or_404(challenge, phase))
 
 

@@ -212,6 +212,46 @@ def run_tests(direction: str, a_id, b_ids: list) -> int:
     return done
 
 
+# --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
+
+
+def context_wins(labels: list[str], subs: list[Submission]) -> tuple[list[dict], dict | None]:
+    """Per-context paired view: for every pair of entries, the shared contexts each wins; and its chart.
+
+    Read from the reports already loaded with the submissions (each context's AUROC
+    is stored there, not as results). Empty for tasks without contexts.
+    """
+    per_sub = [
+        {c["context"]: c["auroc"] for c in (s.report or {}).get("per_context") or [] if isinstance(c, dict)}
+        for s in subs
+    ]
+    if not any(per_sub):
+        return [], None
+    contexts = sorted(set().union(*per_sub))
+    pairs = []
+    for i in range(len(subs)):
+        for j in range(i + 1, len(subs)):
+            shared = [c for c in contexts if c in per_sub[i] and c in per_sub[j]]
+            a_wins = sum(1 for c in shared if per_sub[i][c] > per_sub[j][c])
+            b_wins = sum(1 for c in shared if per_sub[i][c] < per_sub[j][c])
+            pairs.append(
+                {
+                    "a": labels[i], "b": labels[j], "shared": len(shared), "a_wins": a_wins, "b_wins": b_wins,
+                    "ties": len(shared) - a_wins - b_wins,
+                }
+            )  # fmt: skip
+    values = {c: [p.get(c) for p in per_sub] for c in contexts}
+    return pairs, charts.context_paired_chart(labels, values)
+
+
+def _breakdown_charts(spec: DirectionSpec, rows: list[dict]) -> list[dict | None]:
+    """The compared entries' head/middle/tail bars or per-context distributions (by the task's kind)."""
+    from leaderboard.boards.present import BREAKDOWN_CHARTS
+
+    breakdown = BREAKDOWN_CHARTS.get(spec.task.kind)
+    return [breakdown(spec, rows, chosen=True)] if breakdown else []
+
+
 def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     """The page context, or a message saying why these ids cannot be compared (404 if one is not visible)."""
     found = {s.pk: s for s in Submission.objects.select_related("phase__challenge", "team").filter(pk__in=ids)}
@@ -228,17 +268,28 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     values = Result.objects.filter(submission__in=subs).by_submission()
     tests = significance(spec, subs, values)
     rows = [
-        {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
+        {
+            "method_name": s.method_name,
+            "team_name": s.team.name,
+            "metrics": values.get(str(s.pk), {}),
+            "submission_id": s.pk,
+        }
+        for s in subs
     ]
     found_charts = [
         charts.class_f1_chart(spec.class_chart_keys, rows, chosen=True),
         charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows, chosen=True),
+        *_breakdown_charts(spec, rows),
     ]
+    labels = [charts.label(r) for r in rows]
+    wins, paired_chart = context_wins(labels, subs)
+    found_charts.append(paired_chart)
     return {
         "task": task,
         "spec": spec,
         "submissions": subs,
-        "labels": [charts.label(r) for r in rows],
+        "labels": labels,
+        "context_wins": wins,
         "table": metric_table(spec, subs, values),
         "tests": tests,
         "charts": [c for c in found_charts if c],

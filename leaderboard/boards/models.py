@@ -20,6 +20,15 @@ import uuid
 from django.db import models
 
 
+class BoardQuerySet(models.QuerySet):
+    def public(self) -> BoardQuerySet:
+        """Boards ranked on public test rows: every board but a revealed phase's private ones."""
+        return self.filter(part=Board.Part.PUBLIC)
+
+    def private(self) -> BoardQuerySet:
+        return self.filter(part=Board.Part.PRIVATE)
+
+
 class Board(models.Model):
     class Significance(models.TextChoices):
         BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
@@ -54,6 +63,8 @@ class Board(models.Model):
     # Pairwise significance of the top public entries, written by the worker
     # (``leaderboard.boards.matrix``): {} until first computed.
     significance_matrix = models.JSONField(default=dict, blank=True)
+
+    objects = BoardQuerySet.as_manager()
 
     class Meta:
         constraints = [

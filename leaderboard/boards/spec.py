@@ -46,6 +46,10 @@ class DirectionSpec:
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
+    # Breakdown columns of the kind (ImDrug's head/middle/tail, ChemicalX's context spread); shown
+    # only where rows have them: a task scored without a grouping has none of these keys.
+    breakdown_columns: tuple[Column, ...] = ()
+    breakdown_chart_keys: tuple[str, ...] = ()  # further breakdown keys kept for the charts
     # Values a row keeps for a section beside the table (MUDI's F1 by drug frequency), not columns.
     extra_keys: tuple[str, ...] = ()
 
@@ -64,7 +68,7 @@ class DirectionSpec:
 
     @property
     def sortable(self) -> tuple[Column, ...]:
-        return self.columns + self.class_columns
+        return self.columns + self.class_columns + self.breakdown_columns
 
     def column(self, key: str) -> Column | None:
         for column in self.sortable:
@@ -82,6 +86,8 @@ class DirectionSpec:
                 keys.append(spread)
         keys += [key for _, key in self.class_chart_keys]
         keys += [key for _, key in self.seed_keys(self.metric)]
+        for key in self.breakdown_chart_keys:
+            keys += [key, self.spread_key(key) or key]
         keys += list(self.extra_keys)
         return list(dict.fromkeys(keys))
 
@@ -141,6 +147,37 @@ def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
 _DIRECTION_COLUMNS = {"mudi": _mudi_columns}
 
 
+# --- breakdown columns (one builder per kind) -------------------------------------------------
+
+
+def task_groups(task: scoring.registry.Task) -> tuple[str, ...]:
+    """The long-tailed groups a classification task's boards can show (``open`` in the open setting)."""
+    return ("head", "middle", "tail") + (("open",) if "open" in task.classes else ())
+
+
+def _group_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
+    """ImDrug: balanced accuracy per long-tailed group as columns; balanced F1 and AUROC per group for the chart."""
+    columns = tuple(_column(task, result_keys.group_key(g, "balanced_accuracy")) for g in task_groups(task))
+    chart = tuple(
+        result_keys.group_key(g, m) for g in task_groups(task) for m in ("balanced_accuracy", "balanced_f1", "auroc")
+    )
+    return columns, chart
+
+
+def _context_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
+    """ChemicalX: the median and the worst per-context AUROC (each context's value is in the report)."""
+    return tuple(_column(task, result_keys.context_key(stat)) for stat in ("median", "min")), ()
+
+
+# (breakdown columns, further keys for charts) of a kind; kinds without breakdowns are absent.
+_BREAKDOWN_COLUMNS = {"classification": _group_columns, "pair": _context_columns}
+
+
+def breakdown_keys(spec: DirectionSpec) -> tuple[str, ...]:
+    """Every breakdown key of a view (columns first), to test whether rows have any."""
+    return tuple(c.key for c in spec.breakdown_columns) + spec.breakdown_chart_keys
+
+
 def _mudi_bucket_keys(direction: str) -> tuple[str, ...]:
     """The view's F1 by drug-frequency bucket (``leaderboard.boards.drug_buckets``)."""
     return tuple(
@@ -165,6 +202,8 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
     class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
+    breakdown = _BREAKDOWN_COLUMNS.get(task.kind)
+    breakdown_columns, breakdown_chart = breakdown(task) if breakdown else ((), ())
     return DirectionSpec(
         task=task,
         key=direction,
@@ -176,6 +215,8 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
         columns=columns,
         class_columns=class_columns,
         class_chart_keys=class_keys,
+        breakdown_columns=breakdown_columns,
+        breakdown_chart_keys=breakdown_chart,
         extra_keys=_EXTRA_KEYS[task.kind](direction) if task.kind in _EXTRA_KEYS else (),
     )
 

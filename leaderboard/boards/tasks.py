@@ -15,6 +15,7 @@ from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (register
 from leaderboard.boards.matrix import enqueue_stale
 from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
+from leaderboard.boards.reveal import reveal_due_phases  # noqa: F401 (registers the beat's reveal task)
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)

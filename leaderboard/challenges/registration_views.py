@@ -17,10 +17,15 @@ from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Registration
 
 
+class TeamChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return "Just me (my personal team)" if obj.personal else f"{obj.name} ({obj.memberships.count()} members)"
+
+
 class RegistrationForm(forms.Form):
     use_required_attribute = False
 
-    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None, label="Register the team")
+    team = TeamChoiceField(queryset=Team.objects.none(), empty_label=None, label="Register the team")
     accept_terms = forms.BooleanField(required=False, label="I accept the terms above for my team")
     wants_announcements = forms.BooleanField(
         required=False, initial=True, label="E-mail me the organizers' announcements"
@@ -29,13 +34,8 @@ class RegistrationForm(forms.Form):
     def __init__(self, *args, challenge: Challenge, user: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         teams = service.registrable_teams(user)
-        field = cast(forms.ModelChoiceField, self.fields["team"])
+        field = cast(TeamChoiceField, self.fields["team"])
         field.queryset = teams
-        field.label_from_instance = lambda t: (  # type: ignore[method-assign]
-            "Just me (my personal team)" if t.personal else f"{t.name} ({t.memberships.count()} members)"
-        )
-        if challenge.max_team_size:
-            field.help_text = f"Teams of at most {challenge.max_team_size} on this challenge."
         if not challenge.terms:
             del self.fields["accept_terms"]
 

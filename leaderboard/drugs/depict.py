@@ -21,14 +21,14 @@ def draw(smiles: str) -> Depiction:
     smiles = (smiles or "").strip()
     if not smiles:
         return Depiction("", "No SMILES is given for this drug, so there is no structure drawing.")
-    RDLogger.DisableLog("rdApp.*")  # a bad SMILES is reported on the page, not in the import's log
+    RDLogger.DisableLog("rdApp.*")  # type: ignore[attr-defined]  # a bad SMILES is reported on the page, not in the import's log
     molecule = Chem.MolFromSmiles(smiles)
     if molecule is None:
         return Depiction("", "RDKit could not read this drug's SMILES, so there is no structure drawing.")
     drawer = rdMolDraw2D.MolDraw2DSVG(WIDTH, HEIGHT)
     options = drawer.drawOptions()
-    options.clearBackground = False  # the page's background shows through (dark and light themes)
-    options.addStereoAnnotation = True
+    options.clearBackground = False  # type: ignore[assignment]  # the page's background shows through (dark and light themes)
+    options.addStereoAnnotation = True  # type: ignore[assignment]
     rdMolDraw2D.PrepareAndDrawMolecule(drawer, molecule)
     drawer.FinishDrawing()
     svg = drawer.GetDrawingText()

@@ -9,6 +9,7 @@ counts or opens a file.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Q
@@ -76,7 +77,7 @@ def top_entries_on(drug: Drug) -> tuple[list[dict], Board | None]:
         drugs = reports.get(row["submission_id"]) or {}
         per_drug = drugs.get("per_drug") or {}
         ids = per_drug.get("ids") or []
-        entry = {"row": row, "scored": bool(ids), "settings": []}
+        entry: dict[str, Any] = {"row": row, "scored": bool(ids), "settings": []}
         if drug.drugbank_id in ids:
             at = ids.index(drug.drugbank_id)
             for setting, name in (("aware", "aware"), ("agnostic", "agnostic")):

@@ -8,6 +8,7 @@ unknown task cannot be submitted.
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -39,11 +40,13 @@ class UTCDateTimeField(forms.DateTimeField):
         return moment
 
 
-class DomainsField(forms.CharField):
+class DomainsField(forms.Field):
     """E-mail domains, one per line or separated by commas; stored lower-case, without "@"."""
 
+    widget = forms.Textarea
+
     def to_python(self, value) -> list[str]:
-        text = super().to_python(value) or ""
+        text = str(value or "").strip()
         domains = [d.strip().lower().lstrip("@") for d in text.replace(",", "\n").splitlines()]
         return [d for d in domains if d]
 
@@ -187,8 +190,8 @@ class PhaseForm(forms.ModelForm):
     def __init__(self, *args, challenge: Challenge, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.challenge = challenge
-        cast_task = self.fields["task_slug"]
-        cast_task.choices = [(t.slug, f"{t.slug}: {t.dataset_name} ({t.split})") for t in scoring.TASKS.values()]
+        task_field = cast(forms.ChoiceField, self.fields["task_slug"])
+        task_field.choices = [(t.slug, f"{t.slug}: {t.dataset_name} ({t.split})") for t in scoring.TASKS.values()]
         spec = self.instance.split_spec if self.instance.pk else None
         if spec is not None and not self.is_bound:
             self.initial["split_mode"] = "usage" if spec.usage_column else "fraction"

@@ -49,15 +49,23 @@ MAX_REASON = 2000
 
 
 class ModerationError(ValueError):
-    """An action refused, with the sentence to show (nothing was changed)."""
+    """An action refused, with the sentence to show (nothing was changed).
+
+    ``field`` names the input that was missing or wrong (the API answers 422 then);
+    without it the action does not fit the object's current state (409).
+    """
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _reason(action: str, reason: str | None) -> str:
     reason = (reason or "").strip()
     if action in NEEDS_REASON and not reason:
-        raise ModerationError(f"Give a reason to {action}: the team sees it.")
+        raise ModerationError(f"Give a reason to {action}: the team sees it.", field="reason")
     if len(reason) > MAX_REASON:
-        raise ModerationError(f"Keep the reason under {MAX_REASON} characters (it has {len(reason)}).")
+        raise ModerationError(f"Keep the reason under {MAX_REASON} characters (it has {len(reason)}).", field="reason")
     return reason
 
 
@@ -116,7 +124,7 @@ def moderate_submission(
 ) -> Outcome:
     """Apply one of ``SUBMISSION_ACTIONS`` to a submission, audited; boards follow on commit."""
     if action not in SUBMISSION_ACTIONS:
-        raise ModerationError(f"Unknown action {action!r}; use one of {', '.join(SUBMISSION_ACTIONS)}.")
+        raise ModerationError(f"Unknown action {action!r}; use one of {', '.join(SUBMISSION_ACTIONS)}.", field="action")
     reason = _reason(action, reason)
     challenge = submission.phase.challenge
     with transaction.atomic():
@@ -149,10 +157,11 @@ def moderate_submission(
             if not note and not url:
                 raise ModerationError(
                     "Say how the result was verified: a note (e.g. 'reproduced from the linked code at commit "
-                    "1a2b3c4') or a link to the reproduction."
+                    "1a2b3c4') or a link to the reproduction.",
+                    field="note",
                 )
             if url and not url.startswith(("https://", "http://")):
-                raise ModerationError("The reproduction link must be an http(s) URL.")
+                raise ModerationError("The reproduction link must be an http(s) URL.", field="url")
             submission.is_verified = True
             submission.verification_note, submission.verification_url = note, url
             submission.verified_at = timezone.now()
@@ -195,7 +204,7 @@ def rerun_phase(phase: Phase, which: str, by: User, *, reason: str = "") -> Outc
     the queue (a phase may have thousands, which is a worker's job).
     """
     if which not in RERUN_WHICH:
-        raise ModerationError(f"Re-run 'failed' or 'all' submissions, not {which!r}.")
+        raise ModerationError(f"Re-run 'failed' or 'all' submissions, not {which!r}.", field="which")
     reason = _reason("rerun", reason)
     with transaction.atomic():
         count = _rerunnable(phase, which).count()
@@ -232,7 +241,7 @@ def rerun_phase_task(phase_id: int, which: str) -> int:
 TRANSITIONS = {
     "approve": ({Registration.Status.PENDING, Registration.Status.REJECTED}, Registration.Status.APPROVED),
     "reject": ({Registration.Status.PENDING}, Registration.Status.REJECTED),
-    "disqualify": ({Registration.Status.APPROVED, Registration.Status.PENDING}, Registration.Status.DISQUALIFIED),
+    "disqualify": ({Registration.Status.APPROVED}, Registration.Status.DISQUALIFIED),
     "reinstate": ({Registration.Status.DISQUALIFIED}, Registration.Status.APPROVED),
 }
 
@@ -245,7 +254,7 @@ def decide(registration: Registration, decision: str, by: User, *, reason: str =
     submitting; reinstating puts them back.
     """
     if decision not in DECISIONS:
-        raise ModerationError(f"Unknown decision {decision!r}; use one of {', '.join(DECISIONS)}.")
+        raise ModerationError(f"Unknown decision {decision!r}; use one of {', '.join(DECISIONS)}.", field="decision")
     reason = _reason(decision, reason)
     allowed_from, to = TRANSITIONS[decision]
     with transaction.atomic():
@@ -334,9 +343,9 @@ def announce(challenge: Challenge, by: User, *, title: str, body: str, email: bo
     """Post an announcement (shown on the challenge page at once), audited; e-mailed by a worker."""
     title, body = (title or "").strip(), (body or "").strip()
     if not title:
-        raise ModerationError("Give the announcement a title.")
+        raise ModerationError("Give the announcement a title.", field="title")
     if len(title) > 200:
-        raise ModerationError(f"Keep the title under 200 characters (it has {len(title)}).")
+        raise ModerationError(f"Keep the title under 200 characters (it has {len(title)}).", field="title")
     with transaction.atomic():
         announcement = Announcement.objects.create(challenge=challenge, title=title, body=body, created_by=by)
         audit.record(

@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from leaderboard.accounts.models import User
 
 PAGE_SIZE = 50
-# Tried in order: the organize lane's manage navigation, else this lane's own links.
-MANAGE_NAV = ["organize/_manage_nav.html", "organize/moderation_nav.html"]
 
 
 def acting_user(request: HttpRequest) -> User:
@@ -40,7 +38,8 @@ def acting_user(request: HttpRequest) -> User:
 
 
 def manage_context(challenge: Challenge, section: str, **extra) -> dict:
-    return {"challenge": challenge, "manage_nav": MANAGE_NAV, "section": section, **extra}
+    """What the manage pages' header (organize/_header.html) and navigation need, plus the page's own."""
+    return {"challenge": challenge, "section": section, **extra}
 
 
 def _filtered(challenge: Challenge, form: SubmissionFilterForm):

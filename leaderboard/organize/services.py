@@ -13,6 +13,7 @@ import logging
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import BinaryIO, cast
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
@@ -142,35 +143,36 @@ def save_phase(challenge: Challenge, phase: Phase | None, values: dict, by) -> t
     """
     creating = phase is None
     with transaction.atomic():
-        if creating:
-            phase = Phase(challenge=challenge)
-            before: dict = {}
+        before: dict = {}
+        if phase is None:
+            target = Phase(challenge=challenge)
         else:
-            before = {name: getattr(Phase.objects.get(pk=phase.pk), name) for name in PHASE_FIELDS}
+            target = phase
+            before = {name: getattr(Phase.objects.get(pk=target.pk), name) for name in PHASE_FIELDS}
         for name, value in values.items():
-            setattr(phase, name, value)
-        phase.save()
+            setattr(target, name, value)
+        target.save()
         _renumber(challenge)
-        changed = list(values) if creating else _changed(before, phase, PHASE_FIELDS)
-        rescore = not creating and "split" in changed and phase.has_truth and phase.submissions.exists()
+        changed = list(values) if creating else _changed(before, target, PHASE_FIELDS)
+        rescore = not creating and "split" in changed and target.has_truth and target.submissions.exists()
         if creating or changed:
             audit.record(
                 challenge,
                 by,
                 "phase.create" if creating else "phase.edit",
-                target=f"phase {phase.slug}",
+                target=f"phase {target.slug}",
                 details={"fields": changed, "rescored": rescore},
             )
         if rescore:
-            _rescore_on_commit(phase)
-    return phase, rescore
+            _rescore_on_commit(target)
+    return target, rescore
 
 
 def truth_problem_with_split(phase: Phase) -> str:
     """Why the phase's stored truth cannot be read with its (unsaved, changed) split, or "" if it can."""
     try:
         with phase.truth_file.open("rb") as handle:
-            validate_phase_truth(phase, handle)
+            validate_phase_truth(phase, cast(BinaryIO, handle))
     except scoring.ScoringError as error:
         return error.problems[0].message if error.problems else str(error)
     return ""

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leaderboard.organize import moderation_views, participants_views, views
+from leaderboard.organize import moderation_views, participants_views, reveal_views, views
 
 app_name = "organize"
 # Included before challenges.urls: "new" and "import" are not challenge slugs (the forms refuse them).
@@ -48,4 +48,7 @@ urlpatterns += [
     ),
     path("challenges/<slug:slug>/manage/announcements/", participants_views.announcements, name="announcements"),
     path("challenges/<slug:slug>/manage/export.csv", moderation_views.export_csv, name="export-scores"),
+    # The reveal (the engine lane): reveal a phase now, or postpone its reveal.
+    path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/reveal", reveal_views.reveal, name="reveal"),
+    path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/postpone", reveal_views.postpone, name="postpone"),
 ]

@@ -277,7 +277,7 @@ def download_truth(request: HttpRequest, slug: str, phase_slug: str) -> FileResp
     if not phase.has_truth:
         raise Http404("This phase has no truth file yet.")
     services.truth_download_audited(phase, request.user)
-    name = phase.truth_file.name.rsplit("/", 1)[-1]
+    name = (phase.truth_file.name or "truth.csv").rsplit("/", 1)[-1]
     response = FileResponse(phase.truth_file.open("rb"), as_attachment=True, filename=f"{challenge.slug}-{name}")
     response["Cache-Control"] = "private, no-store"
     return response

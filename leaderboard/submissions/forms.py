@@ -51,6 +51,9 @@ def bounded_content(upload, max_bytes: int, max_rows: int) -> bytes | None:
             try:
                 with gzip.GzipFile(fileobj=upload, mode="rb") as unzipped:
                     data = unzipped.read(max_bytes + 1)
+                if data[:2] == GZIP_MAGIC:  # gzip in gzip: scoring (and the worker) unpack one layer, so check that
+                    upload.seek(0)
+                    data = upload.read(max_bytes + 1)
             except (gzip.BadGzipFile, EOFError, zlib.error):
                 upload.seek(0)
                 return upload.read(max_bytes + 1)

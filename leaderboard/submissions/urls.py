@@ -15,4 +15,6 @@ urlpatterns = [
     path("submissions/<uuid:submission_id>/file", views.download_file, name="file"),
     path("submissions/<uuid:submission_id>/rerun", views.rerun, name="rerun"),
     path("submissions/<uuid:submission_id>/visibility", views.visibility, name="visibility"),
+    path("submissions/<uuid:submission_id>/final", views.final, name="final"),
+    path("challenges/<slug:slug>/<slug:phase_slug>/my/", views.my_submissions, name="my"),
 ]

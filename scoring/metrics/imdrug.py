@@ -172,10 +172,15 @@ def _class_curves(aligned: ClassificationAligned) -> dict[str, list[dict[str, An
 
 
 def _group_report(
-    class_groups: longtail.ClassGroups, names: tuple[str, ...], per_seed: dict[int, dict[str, float]]
+    class_groups: longtail.ClassGroups,
+    names: tuple[str, ...],
+    per_seed: dict[int, dict[str, float]],
+    metrics: dict[str, float],
 ) -> dict[str, Any]:
-    """The grouping and its per-seed values, for the submission page."""
+    """The grouping, its values (mean and std over seeds, as the metrics) and per-seed values, for the pages."""
+    summary = {k: v for k, v in metrics.items() if parse_group(k) or parse_group(k.rsplit("/", 1)[0])}
     return {
+        "summary": summary,
         "sizes": dict(longtail.group_counts(class_groups)),
         "classes": {
             g: [n for n, x in zip(names, class_groups, strict=True) if x == g] for g in longtail.groups_in(class_groups)
@@ -247,7 +252,7 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
         "calibration": _calibration(aligned),
     }
     if aligned.class_groups is not None:
-        report["groups"] = _group_report(aligned.class_groups, names, per_seed)
+        report["groups"] = _group_report(aligned.class_groups, names, per_seed, metrics)
     return MetricsResult(metrics=metrics, report=report)
 
 

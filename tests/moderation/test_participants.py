@@ -42,10 +42,10 @@ def test_it_filters_by_status(client, oscar, alice_registered, pending):
     assert len(unknown.context["entries"]) == 2
 
 
-def test_a_pending_team_offers_approve_reject_and_disqualify(client, oscar, pending):
+def test_a_pending_team_offers_approve_and_reject(client, oscar, pending):
     login(client, oscar)
     entry = client.get(URL).context["entries"][0]
-    assert entry["decisions"] == ["approve", "reject", "disqualify"]
+    assert entry["decisions"] == ["approve", "reject"]
 
 
 def test_approving_is_audited_and_e_mailed_to_the_team(
@@ -121,3 +121,26 @@ def test_only_organizers_see_the_page_or_decide(client, request, pending, who):
     assert client.post(f"{URL}{pending.team.slug}/decide", {"decision": "approve"}).status_code == 404
     pending.refresh_from_db()
     assert pending.status == Registration.Status.PENDING
+
+
+def test_a_disqualified_team_sees_why_on_the_challenge_page_and_can_no_longer_submit(
+    client, oscar, alice, alice_registered, phase, tasks_run_at_once, django_capture_on_commit_callbacks
+):
+    from leaderboard.api.tokens import create_token
+    from tests.submissions.helpers import as_post_file, mudi_prediction_csv
+
+    login(client, oscar)
+    decide(client, "alice-lab", django_capture_on_commit_callbacks, decision="disqualify", reason="Shared accounts.")
+    login(client, alice)
+    page = client.get("/challenges/mudi-2027/").content.decode()
+    assert "The organizers disqualified the team: Shared accounts." in page
+    token = create_token(alice, "script", "submit", None)[1]
+    response = client.post(
+        "/api/v1/challenges/mudi-2027/phases/test/submissions",
+        {"file": as_post_file(mudi_prediction_csv()), "method_name": "GraphDDI", "team": "alice-lab",
+         "modalities": "graph"},
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )  # fmt: skip
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/problems/not-registered")
+    assert not phase.submissions.exists()

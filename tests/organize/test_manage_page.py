@@ -137,3 +137,19 @@ def test_the_manage_nav_links_the_pages(client, olga, challenge):
     page = client.get("/challenges/mudi-2027/manage/")
     assertContains(page, 'href="/challenges/mudi-2027/manage/phases/"')
     assertContains(page, 'href="/challenges/mudi-2027/"')
+
+
+def test_the_challenge_page_links_its_organizers_to_the_manage_page(client, olga, alice, challenge):
+    challenge.is_published = True
+    challenge.save()
+    client.force_login(olga)
+    assertContains(client.get("/challenges/mudi-2027/"), 'href="/challenges/mudi-2027/manage/"')
+    client.force_login(alice)
+    assertNotContains(client.get("/challenges/mudi-2027/"), "/manage/")
+
+
+def test_the_challenge_list_offers_hosts_a_new_challenge(client, olga, alice):
+    client.force_login(olga)
+    assertContains(client.get("/challenges/"), 'href="/challenges/new/"')
+    client.force_login(alice)
+    assertNotContains(client.get("/challenges/"), 'href="/challenges/new/"')
