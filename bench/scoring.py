@@ -36,8 +36,7 @@ sys.path.insert(0, str(REPO))
 from scoring import load_truth, score_files  # noqa: E402
 from scoring.aligned import PairAligned, PairSeed  # noqa: E402
 from scoring.api import align  # noqa: E402
-from scoring.metrics import compute, curves, mudi_drugs  # noqa: E402
-from scoring.metrics import mudi as mudi_metrics  # noqa: E402
+from scoring.metrics import compute, curves  # noqa: E402
 from scoring.readers import load_raw, parse_rows  # noqa: E402
 from scoring.registry import get_task  # noqa: E402
 from scoring.significance import paired_bootstrap  # noqa: E402
@@ -48,8 +47,6 @@ READ_RATIO_TARGET = 5.0
 SKLEARN_SPEEDUP_TARGET = 2.0
 MEMORY_TARGET_MB = 1024
 BOOTSTRAP_TARGET_SECONDS = 3.0
-# Issue 13: the per-drug counts and drug-frequency buckets add at most this much to scoring MUDI.
-PER_DRUG_OVERHEAD_TARGET = 0.20
 BOOTSTRAP_SPLITS = 10
 BOOTSTRAP_ROWS = 76_724  # DrugbankDDI: 383,616 triples, 20% test
 BOOTSTRAP_RESAMPLES = 1000
@@ -84,26 +81,14 @@ def bench_mudi(repeat: int) -> list[tuple[str, str, str, str]]:
     read_pred_s, _ = best_of(repeat, read_prediction)
     align_s, aligned = best_of(repeat, lambda: align(task, truth, path))
     metrics_s, result = best_of(repeat, lambda: compute(task, aligned))
-    # The per-drug breakdown (scoring.metrics.mudi_drugs) timed alone, against scoring without it: the
-    # difference of two whole runs is lost in the noise of a shared machine.
-    plain_s, _ = best_of(repeat, lambda: mudi_metrics.compute(aligned))
-    counts = mudi_metrics.pair_counts(aligned)
-    drugs_s, _ = best_of(repeat, lambda: mudi_drugs.breakdown(aligned, counts))
     matching_s = max(align_s - read_pred_s, 0.0)
     total = matching_s + metrics_s
-    overhead = drugs_s / (read_pred_s + matching_s + plain_s)
     ok = result.metrics["aware/macro/f1"] == 1.0 and result.metrics["agnostic/macro/f1"] == 1.0
     return [
         ("MUDI read truth", f"{read_truth_s:.3f} s", "reported", "-"),
         ("MUDI read prediction", f"{read_pred_s:.3f} s", "reported", "-"),
         ("MUDI validate+align (excl. read)", f"{matching_s:.3f} s", "reported", "-"),
         ("MUDI metrics, both settings", f"{metrics_s:.3f} s", "reported", "-"),
-        (
-            "MUDI per-drug + buckets overhead",
-            f"{drugs_s * 1000:.1f} ms, {overhead:+.1%} of read+align+metrics",
-            f"<= +{PER_DRUG_OVERHEAD_TARGET:.0%}",
-            _verdict(overhead <= PER_DRUG_OVERHEAD_TARGET),
-        ),
         (
             "MUDI align+metrics",
             f"{total:.3f} s",

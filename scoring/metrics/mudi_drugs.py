@@ -47,14 +47,9 @@ def pair_buckets(pair_drugs: np.ndarray, frequency: np.ndarray) -> np.ndarray:
 
 
 def _class_sums(per_pair: np.ndarray) -> np.ndarray:
-    """(n, settings, classes, stats) -> (n, settings * stats): sums over the classes, as one matrix product."""
-    n, settings, classes, stats = per_pair.shape
-    summing = np.zeros((settings, classes, stats, settings, stats))
-    for s in range(settings):
-        for k in range(stats):
-            summing[s, :, k, s, k] = 1.0
-    flat: np.ndarray = per_pair.reshape(n, -1) @ summing.reshape(settings * classes * stats, settings * stats)
-    return flat
+    """(n, settings, classes, stats) -> (n, settings * stats): the counts summed over the classes."""
+    sums: np.ndarray = per_pair[:, :, 0] + per_pair[:, :, 1] + per_pair[:, :, 2]
+    return sums.reshape(len(per_pair), -1)
 
 
 def per_drug_counts(counts: MudiCounts, n_drugs: int) -> np.ndarray:
@@ -64,20 +59,22 @@ def per_drug_counts(counts: MudiCounts, n_drugs: int) -> np.ndarray:
     flat = _class_sums(per_pair)
     a, b = counts.gold_pair_drugs[:, 0], counts.gold_pair_drugs[:, 1]
     other = a != b
-    drug = np.concatenate([a, b[other]])
-    weights = np.concatenate([flat, flat[other]])
-    out = np.stack([np.bincount(drug, weights=weights[:, c], minlength=n_drugs) for c in range(flat.shape[1])], 1)
+    out = np.empty((n_drugs, flat.shape[1]))
+    for c in range(flat.shape[1]):
+        column = flat[:, c]
+        out[:, c] = np.bincount(a, weights=column, minlength=n_drugs)
+        out[:, c] += np.bincount(b[other], weights=column[other], minlength=n_drugs)
     return out.reshape(n_drugs, per_pair.shape[1], per_pair.shape[3]).round().astype(np.int64)
 
 
 def bucket_metrics(counts: MudiCounts, bucket: np.ndarray) -> dict[str, float]:
     """``{setting}/drug_freq/{bucket}/{macro_f1|micro_f1|pairs}`` for every bucket with at least one gold pair."""
     per_pair = counts.per_pair[: counts.n_gold_pairs]
-    # Counts per bucket as one product: a (buckets, pairs) indicator times the (pairs, counts) table.
-    indicator = np.zeros((len(DRUG_BUCKETS), len(bucket)))
-    indicator[bucket, np.arange(len(bucket))] = 1.0
-    totals = (indicator @ per_pair.reshape(len(bucket), -1)).reshape(len(DRUG_BUCKETS), *per_pair.shape[1:])
-    sizes = indicator.sum(axis=1)
+    flat = per_pair.reshape(len(per_pair), -1)
+    n = len(DRUG_BUCKETS)
+    totals = np.stack([np.bincount(bucket, weights=flat[:, c], minlength=n) for c in range(flat.shape[1])], axis=1)
+    totals = totals.reshape(n, *per_pair.shape[1:])
+    sizes = np.bincount(bucket, minlength=n)
     out: dict[str, float] = {}
     for i, b in enumerate(DRUG_BUCKETS):
         n_pairs = int(sizes[i])
@@ -108,11 +105,12 @@ def breakdown(aligned: MudiAligned, counts: MudiCounts) -> tuple[dict[str, float
     metrics = bucket_metrics(counts, bucket)
     drugs = per_drug_counts(counts, n_drugs)
     present = np.flatnonzero(frequency > 0)
-    present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
+    if names != sorted(names):  # the readers' codes index a sorted vocabulary: normally already in id order
+        present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
     aware = MUDI_SETTINGS.index("aware")
     errors = drugs[:, :, 1] + drugs[:, :, 2]
-    # Most aware errors first; np.lexsort sorts by its last key first.
-    order = np.lexsort((np.asarray(names, dtype=object)[present].astype(str), -errors[present, aware]))
+    # Most aware errors first, ties in id order (``present`` is in id order and the sort is stable).
+    order = np.argsort(-errors[present, aware], kind="stable")
     top = [int(code) for code in present[order][:TOP_ERRORS] if errors[code, aware] > 0]
     report: dict[str, Any] = {
         "classes": list(CLASS_KEYS),
