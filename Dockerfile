@@ -19,6 +19,10 @@ ENV PATH=/opt/venv/bin:$PATH \
     STATIC_ROOT=/app/staticfiles \
     MEDIA_ROOT=/data/media \
     PRIVATE_STORAGE_ROOT=/data/private
+# RDKit's drawing module (manage.py load_drugs) links libXrender, which the slim image lacks.
+RUN apt-get update \
+    && apt-get install --no-install-recommends -y libxrender1 \
+    && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system app \
     && useradd --system --gid app --home-dir /app --shell /usr/sbin/nologin app \
     && mkdir -p /var/lib/leaderboard /data/media /data/private \

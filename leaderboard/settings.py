@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "leaderboard.boards",
     "leaderboard.ops",
     "leaderboard.organize",
+    "leaderboard.drugs",
     "leaderboard.api",
     "rest_framework",
     "drf_spectacular",
@@ -340,6 +341,9 @@ SUBMISSION_LEASE_MARGIN_SECONDS = env_int("SUBMISSION_LEASE_MARGIN_SECONDS", 60)
 SUBMISSION_MAX_ATTEMPTS = env_int("SUBMISSION_MAX_ATTEMPTS", 3)
 # The real MUDI test set, when it is somewhere other than ../shared/data/mudi/test.csv.
 MUDI_TRUTH_PATH = env_str("MUDI_TRUTH_PATH")
+# MUDI's drug information (name, formula, SMILES, description) for the drug pages: a path or an
+# http(s) URL read by ``manage.py load_drugs``; empty: <SHARED_DATA_DIR>/data/mudi/drug_info.json.
+DRUG_INFO_SOURCE = env_str("DRUG_INFO_SOURCE")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 # The whole request body's cap, enforced while it streams (leaderboard/submissions/uploads.py);
 # set the proxy's limit to match (docs/deploy.md: nginx client_max_body_size).

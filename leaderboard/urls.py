@@ -18,6 +18,7 @@ urlpatterns = [
     path("teams/", include("leaderboard.accounts.team_urls")),
     path("", include("leaderboard.submissions.urls")),
     path("", include("leaderboard.boards.urls")),
+    path("", include("leaderboard.drugs.urls")),
     path("", include("leaderboard.organize.urls")),
     path("", include("leaderboard.challenges.urls")),
 ]

@@ -6,6 +6,7 @@ build truth and test-input files (``scoring.truth``) and split a challenge's
 test rows into public and private parts (``scoring.splits``). Never imports Django.
 """
 
+from scoring import longtail
 from scoring.api import Score, align, load_truth, score_files, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.kinds import kind_of
@@ -32,6 +33,7 @@ __all__ = [
     "kind_of",
     "load_split_truth",
     "load_truth",
+    "longtail",
     "make_chemicalx_truth",
     "score_files",
     "score_parts",

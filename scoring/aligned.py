@@ -56,6 +56,8 @@ class ClassificationSeed:
 class ClassificationAligned:
     seeds: dict[int, ClassificationSeed]
     class_names: tuple[str, ...]
+    # Each class's long-tailed group (head/middle/tail/open, None: ungrouped); None without a grouping.
+    class_groups: tuple[str | None, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,14 @@ key                          meaning
 ``{metric}/stderr``          standard error (std / sqrt(n)) over seeds
 ``seed/{k}/{metric}``        the value for seed (split) k alone
 ``class/{name}/f1``          per-class F1 (also ``/recall``), classification
+``group/{g}/{metric}``       ImDrug long-tailed group ``head``, ``middle``,
+                             ``tail`` or ``open``; metric
+                             ``balanced_accuracy``, ``balanced_f1``,
+                             ``auroc`` (only with a grouping)
+``context/auroc/{stat}``     ChemicalX per-context AUROC summary; stat
+                             ``median``, ``min`` (worst context) or ``max``
+                             over the contexts with both classes; each
+                             context's own value is in the report
 ``aware/macro/f1``           MUDI: ``{setting}/{scope}/{stat}``; setting is
                              ``aware`` or ``agnostic``, scope ``macro``,
                              ``micro`` or a class slug (``synergism``,
@@ -20,6 +28,11 @@ key                          meaning
                              ``precision``, ``recall``, ``f1``,
                              ``f1_mean`` (macro only) or a count
                              ``tp``, ``fp``, ``fn``, ``support`` (classes)
+``aware/drug_freq/rare/macro_f1``  MUDI by drug frequency:
+                             ``{setting}/drug_freq/{bucket}/{stat}``; bucket
+                             ``rare``, ``medium`` or ``frequent`` (see
+                             ``DRUG_BUCKETS``), stat ``macro_f1``,
+                             ``micro_f1`` or ``pairs`` (gold pairs in it)
 ===========================  ==============================================
 """
 
@@ -35,6 +48,26 @@ MUDI_SETTINGS = ("aware", "agnostic")
 
 
 @dataclass(frozen=True)
+class DrugBucket:
+    """Gold pairs whose rarer drug appears in ``low``..``high`` test pairs (``high`` None: no upper bound)."""
+
+    slug: str
+    low: int
+    high: int | None
+    label: str
+
+
+# MUDI's drug-frequency buckets (issue 13): a pair falls in the bucket of its rarer drug, counted in
+# distinct unordered test pairs.
+DRUG_BUCKETS = (
+    DrugBucket("rare", 1, 5, "rarer drug in at most 5 test pairs"),
+    DrugBucket("medium", 6, 20, "rarer drug in 6 to 20 test pairs"),
+    DrugBucket("frequent", 21, None, "rarer drug in more than 20 test pairs"),
+)
+DRUG_BUCKET_STATS = ("macro_f1", "micro_f1", "pairs")
+
+
+@dataclass(frozen=True)
 class MetricDef:
     """How one metric key is named and which direction is better."""
 
@@ -47,6 +80,8 @@ class MetricDef:
 _SEED = re.compile(r"seed/(\d+)/(.+)")
 _SPREAD = re.compile(r"(.+)/(std|stderr)")
 _CLASS = re.compile(r"class/(.+)/(recall|f1)")
+_GROUP = re.compile(r"group/(head|middle|tail|open)/(balanced_accuracy|balanced_f1|auroc)")
+CONTEXT_STATS = ("median", "min", "max")
 
 
 def seed_key(seed: int, metric: str) -> str:
@@ -64,9 +99,47 @@ def class_key(name: str, stat: str) -> str:
     return f"class/{name}/{stat}"
 
 
+def group_key(group: str, metric: str) -> str:
+    """``group/{group}/{metric}``: an ImDrug long-tailed group's value, e.g. ``group/tail/balanced_accuracy``."""
+    return f"group/{group}/{metric}"
+
+
+def parse_group(key: str) -> tuple[str, str] | None:
+    """``group/{group}/{metric}`` -> (group, metric); None when ``key`` is not a group key."""
+    match = _GROUP.fullmatch(key)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def context_key(stat: str) -> str:
+    """``context/auroc/{stat}``: the median, min or max over contexts of the per-context AUROC."""
+    return f"context/auroc/{stat}"
+
+
+def parse_context(key: str) -> str | None:
+    """The stat of a ``context_key``, or None."""
+    prefix = "context/auroc/"
+    stat = key[len(prefix) :] if key.startswith(prefix) else ""
+    return stat if stat in CONTEXT_STATS else None
+
+
 def mudi_key(setting: str, scope: str, stat: str) -> str:
     """``{setting}/{scope}/{stat}``, e.g. ``aware/macro/f1`` (MUDI's headline)."""
     return f"{setting}/{scope}/{stat}"
+
+
+def mudi_bucket_key(setting: str, bucket: str, stat: str) -> str:
+    """``{setting}/drug_freq/{bucket}/{stat}``, e.g. ``aware/drug_freq/rare/macro_f1``."""
+    return f"{setting}/drug_freq/{bucket}/{stat}"
+
+
+def parse_mudi_bucket(key: str) -> tuple[str, str, str] | None:
+    """``aware/drug_freq/rare/macro_f1`` -> ("aware", "rare", "macro_f1"); None for any other key."""
+    parts = key.split("/")
+    if len(parts) != 4 or parts[1] != "drug_freq" or parts[0] not in MUDI_SETTINGS:
+        return None
+    if parts[2] not in {b.slug for b in DRUG_BUCKETS} or parts[3] not in DRUG_BUCKET_STATS:
+        return None
+    return parts[0], parts[2], parts[3]
 
 
 def split_seed(key: str) -> tuple[str, int | None]:

@@ -222,6 +222,81 @@ def leaderboard(ctx: click.Context, task: str, direction: str | None, private: b
     _table(table)
 
 
+@cli.group()
+def truth() -> None:
+    """Organizers: a phase's hidden truth file."""
+
+
+@truth.command("upload")
+@click.argument("challenge")
+@click.argument("phase")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def truth_upload(ctx: click.Context, challenge: str, phase: str, file: Path) -> None:
+    """Upload or replace PHASE's truth file (needs an 'organize' token); the server validates it first."""
+    client = _client(ctx)
+    if not client.token:
+        raise AuthError("Uploading truth needs an 'organize' token: run 'ddi-leaderboard login'.")
+    body = client.upload_truth(challenge, phase, file)
+    if not body["changed"]:
+        click.echo(f"Unchanged: {file.name} already is the truth of {challenge}/{phase} ({body['sha256'][:12]}).")
+        return
+    click.echo(f"Stored the truth of {challenge}/{phase}: {body['rows']:,} rows, sha256 {body['sha256'][:12]}.")
+    if body["rescoring"]:
+        click.echo(f"Re-scoring the phase's {body['rescoring']} submissions against it.")
+# --- organizers: moderation ---------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("challenge")
+@click.option("--phase", help="the phase whose submissions to re-run")
+@click.option("--failed", "which", flag_value="failed", default=True, help="the phase's failed submissions (default)")
+@click.option("--all", "which", flag_value="all", help="every finished submission of the phase")
+@click.option("--submission", help="re-run this one submission instead")
+@click.option("--reason", default="", help="recorded in the audit log")
+@click.pass_context
+def rerun(ctx: click.Context, challenge: str, phase: str | None, which: str, submission: str | None, reason: str):
+    """Re-run a phase's failed (or all) submissions, or one submission (organizers)."""
+    if bool(phase) == bool(submission):
+        raise click.UsageError("Give either --phase (with --failed or --all) or --submission.")
+    done = _client(ctx).rerun(challenge, phase=phase, which=which, submission=submission, reason=reason)
+    click.echo(done["detail"])
+
+
+@cli.command()
+@click.argument("challenge")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.pass_context
+def export(ctx: click.Context, challenge: str, output: Path) -> None:
+    """Download every submission with its public, private and all-row scores as CSV (organizers)."""
+    written = _client(ctx).export_scores(challenge, output)
+    click.echo(f"Wrote the scores of {challenge} to {output} ({written:,} bytes).")
+
+
+@cli.command()
+@click.argument("submission_id")
+@click.argument("action", type=click.Choice(["hide", "unhide", "baseline", "unbaseline", "verify", "unverify"]))
+@click.option("--reason", default="", help="required to hide; the team sees it")
+@click.option("--note", default="", help="verify: how the result was reproduced")
+@click.option("--url", "link", default="", help="verify: a link to the reproduction")
+@click.pass_context
+def moderate(ctx: click.Context, submission_id: str, action: str, reason: str, note: str, link: str) -> None:
+    """Hide or show a submission, or mark it as a baseline or verified (organizers)."""
+    done = _client(ctx).moderate(submission_id, action, reason=reason, note=note, url=link)
+    click.echo(done["detail"])
+
+
+@cli.command()
+@click.argument("challenge")
+@click.argument("team")
+@click.option("--reason", required=True, help="the team sees it")
+@click.pass_context
+def disqualify(ctx: click.Context, challenge: str, team: str, reason: str) -> None:
+    """Disqualify a team (by its slug): its submissions leave the boards and it cannot submit (organizers)."""
+    done = _client(ctx).decide(challenge, team, "disqualify", reason=reason)
+    click.echo(done["detail"])
+
+
 def _table(rows: list[tuple]) -> None:
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
     for row in rows:

@@ -104,7 +104,7 @@ class Client:
             return QuotaExceeded(
                 detail + when, retry_after=int(retry) if retry and retry.isdigit() else None, problem=problem
             )
-        if status == 422 and kind == "invalid-file":
+        if status == 422 and kind in ("invalid-file", "invalid-truth"):
             return InvalidSubmission(detail, problem.get("errors", []), problem.get("error_count", 0), problem=problem)
         if 400 <= status < 500:
             errors = "; ".join(
@@ -203,6 +203,18 @@ class Client:
         files = {"file": (name, _Progress(data, progress), "text/csv")}
         return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=fields, files=files)
 
+    # --- organizers ------------------------------------------------------------------------------------
+
+    def upload_truth(self, challenge: str, phase: str, path: str | Path) -> dict:
+        """Upload (or replace) a phase's hidden truth file; organizers of the challenge only.
+
+        The server validates it with ``scoring`` (an invalid file raises InvalidSubmission with the
+        located errors; nothing is stored) and re-scores the phase's submissions against it.
+        """
+        data, name = self._file_bytes(path)
+        files = {"file": (name, data, "text/csv")}
+        return self._json("PUT", f"/api/v1/challenges/{challenge}/phases/{phase}/truth", files=files)
+
     # --- following submissions --------------------------------------------------------------------------
 
     def status(self, submission_id: str) -> dict:
@@ -256,6 +268,58 @@ class Client:
             if rank is not None or time.monotonic() > deadline:
                 return rank
             time.sleep(interval)
+
+    # --- organizers: moderation ------------------------------------------------------------------------
+
+    def rerun(
+        self,
+        challenge: str,
+        *,
+        phase: str | None = None,
+        which: str = "failed",
+        submission: str | None = None,
+        reason: str = "",
+    ) -> dict:
+        """Re-run one submission, or a phase's failed (or all) submissions; returns {"queued", "detail"}."""
+        body: dict[str, str] = {"reason": reason}
+        if submission:
+            body["submission"] = str(submission)
+        else:
+            body.update({"phase": phase or "", "which": which})
+        return self._json("POST", f"/api/v1/challenges/{challenge}/rerun", json=body)
+
+    def moderate(self, submission_id: str, action: str, *, reason: str = "", note: str = "", url: str = "") -> dict:
+        """Hide, unhide, baseline, unbaseline, verify, unverify or rerun a submission of a challenge you organize."""
+        body = {"action": action, "reason": reason, "note": note, "url": url}
+        return self._json("POST", f"/api/v1/submissions/{submission_id}/moderation", json=body)
+
+    def decide(self, challenge: str, team: str, decision: str, *, reason: str = "") -> dict:
+        """Approve, reject, disqualify or reinstate a registered team (by its slug)."""
+        return self._json("POST", f"/api/v1/challenges/{challenge}/teams/{team}/{decision}", json={"reason": reason})
+
+    def export_scores(self, challenge: str, path: str | Path) -> int:
+        """Stream every submission's public, private and all-row scores to ``path`` (CSV); returns the bytes written."""
+        path = Path(path)
+        url = f"/api/v1/challenges/{challenge}/export.csv"
+        temporary = path.with_name(path.name + ".part")
+        written = 0
+        try:
+            with self._http.stream("GET", url, headers={"Accept": "text/csv"}) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    raise self._error(response)
+                with temporary.open("wb") as out:
+                    for chunk in response.iter_bytes():
+                        out.write(chunk)
+                        written += len(chunk)
+        except httpx.HTTPError as error:
+            temporary.unlink(missing_ok=True)
+            raise ServerError(_describe(error, self.url)) from None
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        temporary.replace(path)
+        return written
 
     def _pages(self, path: str, params: dict, key: str) -> Iterator[dict]:
         page = 1

@@ -1,11 +1,15 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from leaderboard.accounts.forms import AdminTeamForm, AdminUserChangeForm, AdminUserCreationForm
 from leaderboard.accounts.models import Invitation, Membership, Team, User
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    # Renames and new users follow the look-alike rule of sign-up (leaderboard.accounts.names).
+    form = AdminUserChangeForm
+    add_form = AdminUserCreationForm
     fieldsets = (*BaseUserAdmin.fieldsets, ("Notifications", {"fields": ("email_results",)}))
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
 
@@ -18,6 +22,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
+    form = AdminTeamForm
     list_display = ("name", "slug", "personal", "created_at")
     list_filter = ("personal",)
     search_fields = ("name", "slug", "memberships__user__username")

@@ -3,9 +3,45 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserChangeForm, UserCreationForm
 
+from leaderboard.accounts import names
 from leaderboard.accounts.models import Team, User
+
+
+def lookalike(
+    name: str, *, user_id: int | None = None, team_id: int | None = None, for_username: bool = False
+) -> str | None:
+    """An existing username or team name that looks like ``name`` (``names.skeleton``), other than the row's own.
+
+    Usernames and team names are checked together: a user's personal team is
+    named after them, so either can impersonate the other.
+    """
+    key = names.skeleton(name)
+    users = User.objects.filter(name_key=key)
+    teams = Team.objects.filter(name_key=key)
+    if user_id is not None:
+        # The user's own personal team carries their name.
+        users = users.exclude(pk=user_id)
+        teams = teams.exclude(personal=True, memberships__user_id=user_id)
+    if team_id is not None:
+        teams = teams.exclude(pk=team_id)
+    if for_username:
+        # A username equal to a team's name is not a look-alike: the new personal team gets "name (2)".
+        teams = teams.exclude(name=name)
+    return users.values_list("username", flat=True).first() or teams.values_list("name", flat=True).first()
+
+
+def refuse_lookalike(
+    name: str, *, user_id: int | None = None, team_id: int | None = None, for_username: bool = False
+) -> str:
+    """``name`` if no other user or team has a look-alike name, else a ValidationError saying which."""
+    if not name:  # already refused by an earlier check of the field
+        return name
+    existing = lookalike(name, user_id=user_id, team_id=team_id, for_username=for_username)
+    if existing is not None:
+        raise forms.ValidationError(names.lookalike_message(name, existing))
+    return name
 
 
 class ValidatorErrorsUnderThePassword:
@@ -32,6 +68,10 @@ class SignupForm(ValidatorErrorsUnderThePassword, UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_username(self) -> str:
+        # The username is also the personal team's name on the boards: no look-alike of another user or team.
+        return refuse_lookalike(super().clean_username(), for_username=True)
+
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"].strip())
         if User.objects.filter(email__iexact=email).exists():
@@ -55,6 +95,45 @@ class TeamCreateForm(forms.Form):
         name = " ".join(self.cleaned_data["name"].split())
         if Team.objects.filter(name__iexact=name).exists():
             raise forms.ValidationError("A team with this name already exists.")
+        return refuse_lookalike(name)
+
+
+class AdminUserCreationForm(UserCreationForm):
+    """The admin's "add user": the same look-alike rule as sign-up."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
+
+    def clean_username(self) -> str:
+        return refuse_lookalike(super().clean_username(), for_username=True)
+
+
+class AdminUserChangeForm(UserChangeForm):
+    """The admin's user page: a renamed user may not take a look-alike of another name (unchanged names pass)."""
+
+    class Meta(UserChangeForm.Meta):
+        model = User
+        fields = "__all__"
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            refuse_lookalike(username, user_id=self.instance.pk, for_username=True)
+        return username
+
+
+class AdminTeamForm(forms.ModelForm):
+    """The admin's team page: a renamed team may not take a look-alike of another name (unchanged names pass)."""
+
+    class Meta:
+        model = Team
+        fields = ("name", "slug", "personal")
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if "name" in self.changed_data:
+            refuse_lookalike(name, team_id=self.instance.pk)
         return name
 
 

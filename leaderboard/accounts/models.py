@@ -19,6 +19,12 @@ class User(AbstractUser):
     email_results = models.BooleanField(default=True)
     # Submitting needs a confirmed address (a signed link by mail): one person, one mailbox, one quota.
     email_verified = models.BooleanField(default=False)
+    # ``names.skeleton(username)``: sign-up and renames refuse a name whose skeleton another user or team has.
+    name_key = models.CharField(max_length=600, blank=True, db_index=True, editable=False)
+
+    def save(self, *args, **kwargs) -> None:
+        _set_name_key(self, self.username, kwargs)
+        super().save(*args, **kwargs)
 
     @property
     def personal_team(self) -> Team:
@@ -37,6 +43,8 @@ class Team(models.Model):
     personal = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(User, through="Membership", related_name="teams")
+    # ``names.skeleton(name)``, for the look-alike check of new names (not unique: older rows may share one).
+    name_key = models.CharField(max_length=600, blank=True, db_index=True, editable=False)
 
     objects = TeamQuerySet.as_manager()
 
@@ -46,8 +54,22 @@ class Team(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        _set_name_key(self, self.name, kwargs)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("teams:detail", args=[self.slug])
+
+
+def _set_name_key(row: User | Team, name: str, save_kwargs: dict) -> None:
+    """Keep ``row.name_key`` the skeleton of its name (and saved with it under ``update_fields``)."""
+    from leaderboard.accounts.names import skeleton
+
+    row.name_key = skeleton(name)
+    fields = save_kwargs.get("update_fields")
+    if fields is not None and ("username" in fields or "name" in fields):
+        save_kwargs["update_fields"] = {*fields, "name_key"}
 
 
 class Membership(models.Model):

@@ -1,13 +1,18 @@
-"""Fixed-window rate limits kept in the cache: sign-ups per IP, teams per user, verification mails.
+"""Fixed-window rate limits kept in the cache: sign-ups, teams, log-ins, and every mail a user can trigger.
 
 One home for "how many of X per window": ``hit(scope, ident)`` counts an
-attempt and says whether it is allowed. The limits are settings
-(``RATE_LIMITS``: scope -> (count, seconds)). A cache outage fails open: a
-limit is a brake on abuse, not an access rule.
+attempt and says whether it is allowed; ``blocked(scope, ident)`` says whether
+the limit is already used up without counting (log-ins count failures only,
+after the attempt), and ``reset(scope, ident)`` forgets the window's count (a
+successful log-in). The limits are settings (``RATE_LIMITS``: scope ->
+(count, seconds)). A cache outage fails open: a limit is a brake on abuse, not
+an access rule. Identifiers that are user input (a username, an address) are
+hashed into the key (``ident_of``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from dataclasses import dataclass
@@ -22,6 +27,15 @@ DEFAULT_LIMITS: dict[str, tuple[int, int]] = {
     "signup-ip": (5, 3600),
     "team-create-user": (3, 86400),
     "verify-mail-user": (3, 3600),
+    # Failed log-ins: per account (whatever the address) and per client address (whatever the account).
+    "login-user": (5, 900),
+    "login-ip": (20, 900),
+    # Password-reset mails: per address (silently not sent past it) and per client address (a message).
+    "reset-mail-address": (3, 3600),
+    "reset-mail-ip": (10, 3600),
+    # Invitation mails: per team (invite/revoke cycles) and per invited user (whichever teams invite them).
+    "invite-mail-team": (10, 3600),
+    "invite-mail-user": (5, 3600),
 }
 
 
@@ -44,6 +58,8 @@ def _span(seconds: int) -> str:
         return "day" if seconds == 86400 else f"{seconds // 86400} days"
     if seconds % 3600 == 0:
         return "hour" if seconds == 3600 else f"{seconds // 3600} hours"
+    if seconds % 60 == 0:
+        return "minute" if seconds == 60 else f"{seconds // 60} minutes"
     return f"{seconds} seconds"
 
 
@@ -52,12 +68,48 @@ def limit_for(scope: str) -> tuple[int, int]:
     return limits[scope]
 
 
-def hit(scope: str, ident: str) -> Limited | None:
-    """Count one attempt; None if allowed, a ``Limited`` if this attempt is over the limit."""
+def ident_of(text: str) -> str:
+    """A cache-safe identifier for user input (usernames, addresses): case-insensitive, hashed."""
+    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()[:32]
+
+
+def _window(scope: str) -> tuple[int, int, int, str]:
+    """(limit, window, seconds into it, key prefix) of ``scope`` now."""
     limit, window = limit_for(scope)
     now = int(time.time())
     start = now - now % window
-    key = f"{getattr(settings, 'RATE_LIMIT_KEY_PREFIX', '')}rl:{scope}:{ident}:{start}"
+    return (
+        limit,
+        window,
+        start + window - now,
+        f"{getattr(settings, 'RATE_LIMIT_KEY_PREFIX', '')}rl:{scope}:{{}}:{start}",
+    )
+
+
+def blocked(scope: str, ident: str) -> Limited | None:
+    """A ``Limited`` if the window's attempts already reached the limit (counts nothing), else None."""
+    limit, window, left, key = _window(scope)
+    try:
+        count = cache.get(key.format(ident)) or 0
+    except Exception:
+        log.warning("rate limit %s: cache unavailable, not limiting", scope, exc_info=True)
+        return None
+    return Limited(scope, limit, window, left) if count >= limit else None
+
+
+def reset(scope: str, ident: str) -> None:
+    """Forget the attempts of the current window (a successful log-in clears its failures)."""
+    _, _, _, key = _window(scope)
+    try:
+        cache.delete(key.format(ident))
+    except Exception:
+        log.warning("rate limit %s: cache unavailable, not reset", scope, exc_info=True)
+
+
+def hit(scope: str, ident: str) -> Limited | None:
+    """Count one attempt; None if allowed, a ``Limited`` if this attempt is over the limit."""
+    limit, window, left, key_format = _window(scope)
+    key = key_format.format(ident)
     try:
         cache.add(key, 0, timeout=window + 5)
         count = cache.incr(key)
@@ -65,7 +117,7 @@ def hit(scope: str, ident: str) -> Limited | None:
         log.warning("rate limit %s: cache unavailable, not limiting", scope, exc_info=True)
         return None
     if count > limit:
-        return Limited(scope, limit, window, start + window - now)
+        return Limited(scope, limit, window, left)
     return None
 
 

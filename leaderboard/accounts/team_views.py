@@ -65,16 +65,27 @@ def team_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
     team = get_owned_team_for(request.user, slug)
     form = InviteForm(request.POST)
+    status = 400
     if form.is_valid():
         invited = form.cleaned_data["username"]
-        try:
-            services.invite(team, request.user, invited)
-        except services.TeamError as exc:
-            form.add_error("username", str(exc))
+        # Each invitation is a mail: invite/revoke cycles are braked per team and per invited user.
+        braked = [("invite-mail-team", str(team.pk), "invitations from this team"),
+                  ("invite-mail-user", str(invited.pk), f"invitations to {invited.username}")]  # fmt: skip
+        limited = next(((lim, what) for scope, ident, what in braked if (lim := ratelimit.blocked(scope, ident))), None)
+        if limited is not None:
+            form.add_error("username", limited[0].explain(limited[1]))
+            status = 429
         else:
-            messages.success(request, f"Invited {invited.username}. They can accept on their profile page.")
-            return redirect(team)
-    return _team_page(request, slug, invite_form=form, status=400)
+            try:
+                services.invite(team, request.user, invited)
+            except services.TeamError as exc:
+                form.add_error("username", str(exc))
+            else:
+                for scope, ident, _ in braked:
+                    ratelimit.hit(scope, ident)
+                messages.success(request, f"Invited {invited.username}. They can accept on their profile page.")
+                return redirect(team)
+    return _team_page(request, slug, invite_form=form, status=status)
 
 
 @login_required

@@ -15,11 +15,8 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("verify/resend/", views.resend_verification, name="resend_verification"),
     path("verify/<str:token>/", views.verify_email, name="verify_email"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="registration/login.html", redirect_authenticated_user=True),
-        name="login",
-    ),
+    # Failed log-ins are braked per account and per client address (leaderboard.accounts.ratelimit).
+    path("login/", views.ThrottledLoginView.as_view(), name="login"),
     # Django's LogoutView accepts POST only: a link or prefetch cannot log anyone out.
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
@@ -36,11 +33,7 @@ urlpatterns = [
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.ThrottledPasswordResetView.as_view(success_url=reverse_lazy("accounts:password_reset_done")),
         name="password_reset",
     ),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),

@@ -53,6 +53,73 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}, status=status)
 
 
+class ThrottledLoginView(auth_views.LoginView):
+    """Django's log-in, braked after repeated failures per account and per client address.
+
+    The limit is checked before the password is (a guess past the limit is not
+    even tried, so a right one reveals nothing); only failures count, and a
+    successful log-in clears the account's count. The per-address count is not
+    cleared by a success: one valid account must not reset a guessing run against others.
+    """
+
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def _idents(self) -> list[tuple[str, str, str]]:
+        username = self.request.POST.get("username", "")
+        return [
+            ("login-user", ratelimit.ident_of(username), "failed log-ins for this account"),
+            ("login-ip", ratelimit.client_ip(self.request), "failed log-ins from your network"),
+        ]
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        for scope, ident, what in self._idents():
+            if (limited := ratelimit.blocked(scope, ident)) is not None:
+                form = self.get_form_class()(request, initial={"username": request.POST.get("username", "")})
+                form.cleaned_data = {}  # unbound: the password is not checked; only the message is shown
+                form.errors  # creates the (empty) error dict the message goes into  # noqa: B018
+                form.add_error(None, limited.explain(what))
+                response = self.render_to_response(self.get_context_data(form=form))
+                response.status_code = 429
+                response["Retry-After"] = str(limited.retry_after)
+                return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        for scope, ident, _ in self._idents():
+            ratelimit.hit(scope, ident)
+        return super().form_invalid(form)
+
+    def form_valid(self, form):
+        ratelimit.reset("login-user", ratelimit.ident_of(self.request.POST.get("username", "")))
+        return super().form_valid(form)
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, with at most a few mails per address and per client address an hour.
+
+    Past the per-address limit nothing is sent and the page says the same as
+    always ("if an account uses this address, we sent a link"), so the limit
+    reveals no account. Past the per-client limit the page says so (429): that
+    tells nothing about any address.
+    """
+
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def form_valid(self, form):
+        limited = ratelimit.hit("reset-mail-ip", ratelimit.client_ip(self.request))
+        if limited is not None:
+            form.add_error(None, limited.explain("password-reset requests from your network"))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            response["Retry-After"] = str(limited.retry_after)
+            return response
+        if ratelimit.hit("reset-mail-address", ratelimit.ident_of(form.cleaned_data["email"])) is not None:
+            return redirect(self.get_success_url())  # the same page as a sent mail
+        return super().form_valid(form)
+
+
 @require_GET
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     """The link from the verification mail: mark the address verified (works logged in or out)."""

@@ -26,15 +26,22 @@ TYPES = {
     "method-not-allowed": (405, "Method not allowed", "This endpoint does not take this HTTP method."),
     "not-acceptable": (406, "Not acceptable", "The API answers JSON only."),
     "unsupported-media-type": (415, "Unsupported media type", "Send this body in another format."),
+    "not-registered": (
+        403,
+        "Not registered",
+        "An organized phase takes submissions from teams with an approved registration only.",
+    ),
     "phase-closed": (409, "Not accepting submissions", "The phase is not open or has no test set yet."),
     "malformed-request": (400, "Malformed request", "The request body could not be parsed."),
     "invalid-request": (422, "Invalid request", "Some fields are missing or invalid."),
     "invalid-file": (422, "Invalid prediction file", "The prediction file failed scoring's checks."),
+    "invalid-truth": (422, "Invalid truth file", "The truth file failed scoring's checks; nothing was stored."),
     "email-not-verified": (403, "E-mail address not verified", "Submitting needs a verified e-mail address."),
     "team-locked": (409, "Another team on this phase", "You submit to this phase through another team."),
     "file-too-large": (413, "File too large", "The upload passed the size limit; it was cut off and not stored."),
     "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
     "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
+    "action-refused": (409, "Action refused", "An organizer action that does not fit the object's current state."),
     "error": (500, "Error", "Something else went wrong."),
 }
 

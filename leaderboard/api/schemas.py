@@ -156,6 +156,9 @@ class SubmissionSerializer(s.Serializer):
     code_url = s.CharField(allow_blank=True)
     n_parameters = s.IntegerField(allow_null=True)
     uses_external_data = s.BooleanField()
+    model_family = s.CharField(allow_blank=True)
+    training_hardware = s.CharField(allow_blank=True)
+    code_commit_url = s.CharField(allow_blank=True)
     declarations = s.DictField()
     visibility = s.ChoiceField(choices=["public", "private"])
     file_name = s.CharField()
@@ -193,12 +196,42 @@ class SubmissionCreateSerializer(s.Serializer):
     paper_url = s.URLField(required=False)
     code_url = s.URLField(required=False)
     n_parameters = s.IntegerField(required=False, min_value=0)
-    uses_external_data = s.ChoiceField(choices=["yes", "no"], required=False)
+    uses_external_data = s.ChoiceField(
+        choices=["yes", "no"], required=False, help_text="pre-training on other data counts as external data"
+    )
+    model_family = s.ChoiceField(
+        choices=["gnn", "transformer", "language-model", "fingerprints-ml", "other"], required=False
+    )
+    training_hardware = s.CharField(required=False, max_length=100, help_text='e.g. "1x NVIDIA A100, 6 h"')
+    code_commit_url = s.URLField(required=False, help_text="a link to the exact code commit")
     visibility = s.ChoiceField(choices=["public", "private"], required=False)
     team = s.CharField(required=False, help_text="team slug; default: your personal team")
     modalities = s.ListField(
         child=s.CharField(), required=False, help_text="task declarations by key (see the task's declarations)"
     )
+
+
+class TruthUploadSerializer(s.Serializer):
+    file = s.FileField(help_text="CSV or TSV with the task's columns, optionally gzip-compressed")
+
+
+class TruthVersionSerializer(s.Serializer):
+    sha256 = s.CharField()
+    rows = s.IntegerField()
+    uploaded_by = s.CharField(allow_null=True)
+    created_at = s.DateTimeField()
+    scores = s.IntegerField(help_text="stored scores computed against this version")
+    current = s.BooleanField()
+
+
+class TruthSerializer(s.Serializer):
+    challenge = s.CharField()
+    phase = s.CharField()
+    sha256 = s.CharField()
+    rows = s.IntegerField()
+    changed = s.BooleanField(help_text="false when this file already was the phase's truth")
+    rescoring = s.IntegerField(help_text="submissions of the phase sent back to the worker to be re-scored")
+    versions = TruthVersionSerializer(many=True)
 
 
 class VisibilitySerializer(s.Serializer):

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from leaderboard.api import views
+from leaderboard.api import moderation, truth, views
 
 app_name = "api"
 urlpatterns = [
@@ -18,8 +18,14 @@ urlpatterns = [
         "challenges/<slug:challenge>/phases/<slug:phase>/leaderboard", views.phase_leaderboard, name="phase-leaderboard"
     ),
     path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", views.phase_submit, name="phase-submit"),
+    path("challenges/<slug:challenge>/phases/<slug:phase>/truth", truth.phase_truth, name="phase-truth"),
     path("submissions", views.my_submissions, name="submissions"),
     path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),
     path("problems/<slug:kind>", views.problem_type, name="problem-type"),
+    # Organizer endpoints for moderation (scope organize).
+    path("challenges/<slug:slug>/rerun", moderation.rerun, name="challenge-rerun"),
+    path("challenges/<slug:slug>/export.csv", moderation.export_csv, name="challenge-export"),
+    path("challenges/<slug:slug>/teams/<slug:team>/<slug:decision>", moderation.decide, name="team-decision"),
+    path("submissions/<uuid:submission_id>/moderation", moderation.moderate, name="submission-moderation"),
     re_path(r"^[\s\S]*$", views.not_found),  # any character, newlines too
 ]

@@ -169,7 +169,14 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
-    board = Board.objects.filter(phase=phase, direction=spec.key).only("id", "version", "n_rows", "computed_at").first()
+    if phase.public_board_hidden_for(phase.challenge.is_organizer(request.user)):
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    board = (
+        Board.objects.public()
+        .filter(phase=phase, direction=spec.key)
+        .only("id", "version", "n_rows", "computed_at")
+        .first()
+    )
     team_ids = team_ids_for(request.user) if controls.private else []
     # The board's version changes whenever a row does, so the tag needs no row read.
     tag_source = repr(
@@ -255,7 +262,16 @@ def _form_data(request: Request, phase: Phase) -> dict:
     params = request.data  # a QueryDict: uploads are multipart
     data = {
         name: params.get(name, "")
-        for name in ("method_name", "description", "paper_url", "code_url", "n_parameters")
+        for name in (
+            "method_name",
+            "description",
+            "paper_url",
+            "code_url",
+            "n_parameters",
+            "model_family",
+            "training_hardware",
+            "code_commit_url",
+        )  # fmt: skip
         if params.get(name) is not None
     }
     data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))
@@ -316,9 +332,10 @@ def _quota_problem(exceeded: quotas.QuotaExceeded) -> ApiProblem:
 
 
 def _create(request: Request, phase: Phase) -> Response:
-    if not (phase.is_open and phase.has_truth):
-        reason = "is not open now" if not phase.is_open else "has no test set loaded yet"
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", f"This phase {reason}.")
+    if closed := quotas.window_refusal(phase):
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", closed)
+    if not phase.has_truth:
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", "This phase has no test set loaded yet.")
     _ = request.FILES  # parse the body first: the upload handler says whether it cut the file off
     if refused := upload_refused(request):
         raise ApiProblem(413, "file-too-large", "File too large", refused)
@@ -343,6 +360,10 @@ def _create(request: Request, phase: Phase) -> Response:
         raise _quota_problem(exceeded) from None
     except quotas.EmailNotVerified as refused:
         raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
+    except quotas.PhaseNotOpen as refused:
+        raise ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused)) from None
+    except quotas.NotRegistered as refused:
+        raise ApiProblem(403, "not-registered", "Not registered", str(refused)) from None
     except quotas.TeamLocked as refused:
         raise ApiProblem(
             409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug
@@ -377,6 +398,9 @@ def task_submit(request: Request, slug: str) -> Response:
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
 def phase_submit(request: Request, challenge: str, phase: str) -> Response:
+    # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
+    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
+        raise Http404("No such challenge.")
     return _create(request, _phase_or_404(challenge, phase))
 
 

@@ -11,3 +11,8 @@ class BoardsConfig(AppConfig):
 
         submission_scored.connect(receivers.on_submission_scored, dispatch_uid="boards.on_submission_scored")
         board_changed.connect(receivers.on_board_changed, dispatch_uid="boards.on_board_changed")
+
+        from leaderboard.celery import register_periodic_task
+
+        # Reveals organized phases whose reveal time passed (idempotent: a late or double run changes nothing).
+        register_periodic_task("boards.reveal_due_phases", "boards.reveal_due_phases", every_seconds=60)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+import numpy as np
 import plotly.graph_objects as go
 
 from leaderboard.submissions.charts import chart as _chart
@@ -195,3 +196,161 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
         ["date", "method", "team", metric_name],
         [[s["date"][:10], s["method"], s["team"], s["value"]] for s in steps],
     )
+
+
+def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, float | None]]) -> dict | None:
+    """A revealed phase: each final entry's public vs private score, with the diagonal (no shake-up)."""
+    points = [(name, x, y) for name, x, y in given if x is not None and y is not None]
+    if not points:
+        return None
+    low = min(min(p[1], p[2]) for p in points)
+    high = max(max(p[1], p[2]) for p in points)
+    fig = _figure(
+        [
+            go.Scatter(
+                x=[low, high], y=[low, high], mode="lines", line={"dash": "dot", "color": "#999"}, hoverinfo="skip"
+            ),
+            go.Scatter(
+                x=[p[1] for p in points],
+                y=[p[2] for p in points],
+                text=[p[0] for p in points],
+                mode="markers",
+                marker={"size": 10},
+                hovertemplate="%{text}<br>public %{x:.4f}<br>private %{y:.4f}<extra></extra>",
+            ),
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": f"public {metric_name}"}, yaxis={"title": f"private {metric_name}"}, showlegend=False
+    )
+    return _chart(
+        "shakeup",
+        f"Public vs private {metric_name}",
+        fig,
+        ["entry", "public", "private"],
+        points,
+        note="Points below the diagonal scored lower on the private rows than on the public ones.",
+    )
+
+
+def shakeup_chart(board, spec) -> dict | None:
+    """The public-vs-private scatter of a private board's rows (its best CHART_ROWS entries)."""
+    from leaderboard.boards.models import BoardRow
+
+    rows = BoardRow.objects.filter(board=board, quality__startswith="0").order_by("quality", "tail")
+    points = [
+        (f"{r['method_name']} ({r['team_name']})", r["public_value"], r["value"])
+        for r in rows.values("method_name", "team_name", "public_value", "value")[:200]
+    ]
+    return shakeup_scatter(spec.task.metric(spec.metric).name, points)
+
+
+# --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
+
+GROUP_LABELS = {"head": "head", "middle": "middle", "tail": "tail", "open": "open"}
+GROUP_STATS = (("balanced_accuracy", "balanced accuracy"), ("balanced_f1", "balanced F1"), ("auroc", "AUROC"))
+
+
+def longtail_chart(
+    groups: Sequence[str], spread: str | None, rows: Sequence[dict], *, chosen: bool = False
+) -> dict | None:
+    """Head / middle / tail balanced accuracy of the top methods (grouped bars, ± spread over seeds).
+
+    The table beside it has the three metrics of every group. Rows without any
+    group value (scored without a grouping) are left out; none left, no chart.
+    """
+    first = result_keys.group_key
+    rows = [
+        r
+        for r in rows[:TOP_METHODS]
+        if any(r["metrics"].get(first(g, "balanced_accuracy")) is not None for g in groups)
+    ]
+    if not rows:
+        return None
+    x = [GROUP_LABELS[g] for g in groups]
+    traces = []
+    for r in rows:
+        values = [r["metrics"].get(first(g, "balanced_accuracy")) for g in groups]
+        bar = go.Bar(name=short(label(r)), x=x, y=values)
+        if spread:
+            errors = [r["metrics"].get(result_keys.spread_key(first(g, "balanced_accuracy"), spread)) for g in groups]
+            if any(e is not None for e in errors):
+                bar.error_y = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
+        traces.append(bar)
+    fig = _figure(traces)
+    fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]})
+    columns = ["method", *(f"{g} {name}" for g in groups for _, name in GROUP_STATS)]
+    table = [[label(r), *(r["metrics"].get(first(g, stat)) for g in groups for stat, _ in GROUP_STATS)] for r in rows]
+    note = (
+        "Classes are grouped by their frequency in the whole dataset (head: the most frequent 30%, tail: the "
+        "rarest 30%); each group's value is the mean of its classes' values, by class id."
+        + (
+            f" Bars show ± the {'standard deviation' if spread == 'std' else 'standard error'} over seeds."
+            if spread
+            else ""
+        )
+    )
+    return _chart("longtail", f"Head, middle and tail classes: {_whose(rows, chosen)}", fig, columns, table, note=note)
+
+
+def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], *, chosen: bool = False) -> dict | None:
+    """ChemicalX: the distribution of per-context AUROC of each entry (box with every context as a point).
+
+    ``entries`` are (method label, per-context AUROCs, contexts without one).
+    """
+    entries = [e for e in entries if e[1]]
+    if not entries:
+        return None
+    fig = _figure(
+        [
+            go.Box(name=short(name), y=values, boxpoints="all", jitter=0.4, pointpos=0, marker={"size": 4})
+            for name, values, _ in entries
+        ]
+    )
+    fig.update_layout(yaxis={"title": "AUROC per context", "range": [0, 1.02]}, showlegend=False)
+    table = [
+        [name, len(values), min(values), float(np.median(values)), max(values), one_class]
+        for name, values, one_class in entries
+    ]
+    who = f"the {len(entries)} compared submissions" if chosen else f"the top {len(entries)} methods"
+    return _chart(
+        "context-distribution",
+        f"AUROC per context, {who}",
+        fig,
+        ["method", "contexts", "worst", "median", "best", "contexts with one class (no AUROC)"],
+        table,
+        note="Each point is one context (cell line, side effect or interaction type): its AUROC averaged over "
+        "the splits where its test rows have both classes.",
+    )
+
+
+def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float | None]]) -> dict | None:
+    """The compare page: every shared context's AUROC for each compared entry, contexts sorted by the first."""
+    shared = [c for c, values in per_context.items() if all(v is not None for v in values)]
+    if not shared:
+        return None
+    shared.sort(key=lambda c: per_context[c][0] or 0.0)  # never None: filtered above
+    fig = _figure(
+        [
+            go.Scatter(
+                name=short(name),
+                x=shared,
+                y=[per_context[c][i] for c in shared],
+                mode="markers",
+                text=shared,
+                hovertemplate="%{text}<br>AUROC %{y:.4f}<extra>" + short(name) + "</extra>",
+            )
+            for i, name in enumerate(names)
+        ]
+    )
+    fig.update_layout(
+        yaxis={"title": "AUROC", "range": [0, 1.02]},
+        xaxis={"title": "context (sorted by the first entry)", "showticklabels": len(shared) <= 40, "tickangle": -45},
+    )
+    rows = []
+    for c in sorted(shared):
+        values = per_context[c]
+        best = max(v for v in values if v is not None)
+        winners = [short(n) for n, v in zip(names, values, strict=True) if v == best]
+        rows.append([c, *values, winners[0] if len(winners) == 1 else "tie"])
+    return _chart("context-paired", "AUROC per context, side by side", fig, ["context", *names, "best"], rows)

@@ -8,6 +8,7 @@ comparison, so the page never reveals which of the ids exist.
 from __future__ import annotations
 
 import logging
+from itertools import combinations
 from typing import Any
 
 from celery import shared_task
@@ -18,6 +19,7 @@ from django.http import Http404
 import scoring
 from leaderboard.boards import cache, charts
 from leaderboard.boards.exports import describe_metric
+from leaderboard.boards.matrix import method_text as matrix_method_text
 from leaderboard.boards.models import PairTest
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
 from leaderboard.boards.spec import DirectionSpec, direction_spec, directions_for
@@ -26,6 +28,7 @@ from leaderboard.formatting import metric_text
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
+from scoring.multiple import holm_adjust, paired_seed_test
 from scoring.significance import ALPHA
 
 log = logging.getLogger(__name__)
@@ -78,57 +81,96 @@ def metric_table(spec: DirectionSpec, subs: list[Submission], values: dict[str, 
     return table
 
 
-def _outcome(test) -> dict:
-    return {
-        "p_value": test.p_value,
-        "n_resamples": test.n_used,
-        "delta": test.delta,
-        "observed_a": test.observed_a,
-        "observed_b": test.observed_b,
-        "significant": test.p_value < ALPHA,
-    }
-
-
 def failure_key(a_id, b_id, metric: str) -> str:
     """Where the worker leaves the reason a pair could not be tested (read by the page)."""
     return cache.key("compare-failure", a_id, b_id, metric)
 
 
-def significance(spec: DirectionSpec, subs: list[Submission]) -> list[dict]:
-    """Paired bootstrap of the view's metric: the first submission against each other one.
+def _stored_tests(spec: DirectionSpec, ids: list) -> dict[tuple[str, str], PairTest]:
+    """The cached bootstraps among ``ids``, keyed (a id, b id) as they were tested."""
+    found = PairTest.objects.filter(
+        submission_a_id__in=ids,
+        submission_b_id__in=ids,
+        metric=spec.metric,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        seed=BOOTSTRAP_SEED,
+    )
+    return {(str(t.submission_a_id), str(t.submission_b_id)): t for t in found}
 
-    Only stored tests are read here; missing ones are enqueued for a worker
+
+def _bootstrap_outcome(a: Submission, b: Submission, stored: dict) -> dict | None:
+    """The stored bootstrap of A vs B in either order (p is symmetric; the differences flip), or None."""
+    if (test := stored.get((str(a.pk), str(b.pk)))) is not None:
+        return {
+            "p_value": test.p_value,
+            "delta": test.delta,
+            "observed_a": test.observed_a,
+            "observed_b": test.observed_b,
+            "n_resamples": test.n_used,
+        }
+    if (test := stored.get((str(b.pk), str(a.pk)))) is not None:
+        return {
+            "p_value": test.p_value,
+            "delta": -test.delta,
+            "observed_a": test.observed_b,
+            "observed_b": test.observed_a,
+            "n_resamples": test.n_used,
+        }
+    return None
+
+
+def _seed_outcome(spec: DirectionSpec, a: Submission, b: Submission, values: dict) -> dict:
+    """The paired t-test over seeds of A vs B from their stored per-seed results (no file, no bootstrap)."""
+    keys = [key for _, key in spec.seed_keys(spec.metric)]
+    per_a = [values.get(str(a.pk), {}).get(key) for key in keys]
+    per_b = [values.get(str(b.pk), {}).get(key) for key in keys]
+    if any(v is None for v in [*per_a, *per_b]):
+        return {"error": "not tested: a per-seed value is missing"}
+    outcome = paired_seed_test(per_a, per_b)
+    return {
+        "p_value": outcome.p_value,
+        "delta": outcome.delta,
+        "observed_a": values[str(a.pk)].get(spec.metric),
+        "observed_b": values[str(b.pk)].get(spec.metric),
+        "n_seeds": outcome.n_seeds,
+    }
+
+
+def significance(spec: DirectionSpec, subs: list[Submission], values: dict | None = None) -> list[dict]:
+    """The board's pairwise test on every pair of the compared submissions, Holm-corrected across the pairs.
+
+    Seed-mode tasks (several seeds) use the paired t-test over the stored per-seed
+    values, as the board's significance matrix does. Bootstrap-mode tasks read
+    only stored bootstraps here; missing ones are enqueued for a worker
     (``leaderboard.boards.tasks.run_compare_tests``) after the request, and the
     page shows them as pending until they are stored (its script reloads that part).
+    The adjusted p-values appear once every pair is known.
     """
+    values = values or {}
     outcomes = []
-    reference = subs[0]
-    others = [s.pk for s in subs[1:]]
-    stored = {
-        t.submission_b_id: t
-        for t in PairTest.objects.filter(
-            submission_a_id=reference.pk,
-            submission_b_id__in=others,
-            metric=spec.metric,
-            n_resamples=BOOTSTRAP_RESAMPLES,
-            seed=BOOTSTRAP_SEED,
-        )
-    }
-    missing = []
-    for other in subs[1:]:
-        outcome: dict[str, Any] = {"a": reference, "b": other}
-        if other.pk in stored:
-            outcome.update(_outcome(stored[other.pk]))
-        elif not reference.phase.has_truth:
+    stored = _stored_tests(spec, [s.pk for s in subs]) if spec.significance != "seeds" else {}
+    missing: dict[str, list[str]] = {}
+    for a, b in combinations(subs, 2):
+        outcome: dict[str, Any] = {"a": a, "b": b}
+        if spec.significance == "seeds":
+            outcome.update(_seed_outcome(spec, a, b, values))
+        elif (found := _bootstrap_outcome(a, b, stored)) is not None:
+            outcome.update(found)
+        elif not a.phase.has_truth:
             outcome["error"] = "the task's truth file is not available"
-        elif failure := django_cache.get(failure_key(reference.pk, other.pk, spec.metric)):
+        elif failure := django_cache.get(failure_key(a.pk, b.pk, spec.metric)):
             outcome["error"] = failure
         else:
             outcome["pending"] = True
-            missing.append(str(other.pk))
+            missing.setdefault(str(a.pk), []).append(str(b.pk))
         outcomes.append(outcome)
-    if missing:
-        enqueue_compare_tests(spec.key, str(reference.pk), missing)
+    tested = [o for o in outcomes if "p_value" in o]
+    if not missing:
+        for outcome, adjusted in zip(tested, holm_adjust([o["p_value"] for o in tested]), strict=True):
+            outcome["p_adjusted"] = adjusted
+            outcome["significant"] = adjusted < ALPHA
+    for a_id, b_ids in missing.items():
+        enqueue_compare_tests(spec.key, a_id, b_ids)
     return outcomes
 
 
@@ -170,6 +212,46 @@ def run_tests(direction: str, a_id, b_ids: list) -> int:
     return done
 
 
+# --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
+
+
+def context_wins(labels: list[str], subs: list[Submission]) -> tuple[list[dict], dict | None]:
+    """Per-context paired view: for every pair of entries, the shared contexts each wins; and its chart.
+
+    Read from the reports already loaded with the submissions (each context's AUROC
+    is stored there, not as results). Empty for tasks without contexts.
+    """
+    per_sub = [
+        {c["context"]: c["auroc"] for c in (s.report or {}).get("per_context") or [] if isinstance(c, dict)}
+        for s in subs
+    ]
+    if not any(per_sub):
+        return [], None
+    contexts = sorted(set().union(*per_sub))
+    pairs = []
+    for i in range(len(subs)):
+        for j in range(i + 1, len(subs)):
+            shared = [c for c in contexts if c in per_sub[i] and c in per_sub[j]]
+            a_wins = sum(1 for c in shared if per_sub[i][c] > per_sub[j][c])
+            b_wins = sum(1 for c in shared if per_sub[i][c] < per_sub[j][c])
+            pairs.append(
+                {
+                    "a": labels[i], "b": labels[j], "shared": len(shared), "a_wins": a_wins, "b_wins": b_wins,
+                    "ties": len(shared) - a_wins - b_wins,
+                }
+            )  # fmt: skip
+    values = {c: [p.get(c) for p in per_sub] for c in contexts}
+    return pairs, charts.context_paired_chart(labels, values)
+
+
+def _breakdown_charts(spec: DirectionSpec, rows: list[dict]) -> list[dict | None]:
+    """The compared entries' head/middle/tail bars or per-context distributions (by the task's kind)."""
+    from leaderboard.boards.present import BREAKDOWN_CHARTS
+
+    breakdown = BREAKDOWN_CHARTS.get(spec.task.kind)
+    return [breakdown(spec, rows, chosen=True)] if breakdown else []
+
+
 def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     """The page context, or a message saying why these ids cannot be compared (404 if one is not visible)."""
     found = {s.pk: s for s in Submission.objects.select_related("phase__challenge", "team").filter(pk__in=ids)}
@@ -184,19 +266,30 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
     direction = direction if direction in directions_for(task) else directions_for(task)[0]
     spec = direction_spec(task, direction)
     values = Result.objects.filter(submission__in=subs).by_submission()
-    tests = significance(spec, subs)
+    tests = significance(spec, subs, values)
     rows = [
-        {"method_name": s.method_name, "team_name": s.team.name, "metrics": values.get(str(s.pk), {})} for s in subs
+        {
+            "method_name": s.method_name,
+            "team_name": s.team.name,
+            "metrics": values.get(str(s.pk), {}),
+            "submission_id": s.pk,
+        }
+        for s in subs
     ]
     found_charts = [
         charts.class_f1_chart(spec.class_chart_keys, rows, chosen=True),
         charts.seed_strip(task.metric(spec.metric).name, spec.seed_keys(spec.metric), rows, chosen=True),
+        *_breakdown_charts(spec, rows),
     ]
+    labels = [charts.label(r) for r in rows]
+    wins, paired_chart = context_wins(labels, subs)
+    found_charts.append(paired_chart)
     return {
         "task": task,
         "spec": spec,
         "submissions": subs,
-        "labels": [charts.label(r) for r in rows],
+        "labels": labels,
+        "context_wins": wins,
         "table": metric_table(spec, subs, values),
         "tests": tests,
         "charts": [c for c in found_charts if c],
@@ -207,4 +300,6 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         else [],
         "ids": ",".join(str(s.pk) for s in subs),
         "tests_pending": any(t.get("pending") for t in tests),
+        "test_method": matrix_method_text(spec.significance, len(tests)),
+        "alpha": ALPHA,
     }

@@ -68,13 +68,39 @@ def describe_metric(task, key: str) -> dict:
 FIXED_COLUMNS = (
     "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
     "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url", "verified", "source",
+    "code_url", "verified", "source", "model_family", "n_parameters", "training_hardware", "code_commit_url",
 )  # fmt: skip
 # The ``source`` of a board row; a published result says "reported in <paper>, Table N".
 OURS = "scored here"
 
 
-def export_row(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]] | None = None) -> dict:
+METADATA_COLUMNS = ("model_family", "n_parameters", "training_hardware", "code_commit_url")
+
+
+def _metadata(stored: dict | None) -> dict:
+    """The optional method metadata a row copied from its submission (absent on rows built before it existed)."""
+    stored = stored or {}
+    return {key: stored.get(key, None if key == "n_parameters" else "") for key in METADATA_COLUMNS}
+
+
+# A private board's extra columns (after the reveal): the entry's public rank and value, and the shake-up.
+PRIVATE_COLUMNS = ("public_rank", "shift", "public_value")
+
+
+def shift(row: dict) -> int | None:
+    """Places gained (positive) or lost from the public board to the private one; None if either is unranked."""
+    if row.get("public_rank") is None or row.get("rank") is None:
+        return None
+    return row["public_rank"] - row["rank"]
+
+
+def export_row(
+    spec: DirectionSpec,
+    row: dict,
+    sort: str,
+    metric_keys: list[tuple[str, str]] | None = None,
+    private: bool = False,
+) -> dict:
     """One row as {column: value}; the rank is the rank of the current sort."""
     rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
@@ -98,7 +124,10 @@ def export_row(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tupl
         "code_url": row["code_url"],
         "verified": is_verified(row.get("tags", "")),
         "source": OURS,
+        **_metadata(row.get("metadata")),
     }
+    if private:
+        out.update(public_rank=row.get("public_rank"), shift=shift(row), public_value=_number(row.get("public_value")))
     metrics = row["metrics"] or {}
     for name, key in metric_keys or metric_columns(spec):
         out[name] = _number(metrics.get(key))
@@ -118,18 +147,24 @@ def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
     return out
 
 
-def _export_data(spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]]) -> dict:
+def _export_data(
+    spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]], private: bool = False
+) -> dict:
     if "published_entry" in row:
         return published_export_row(row["published_entry"], metric_keys)
-    return export_row(spec, row, sort, metric_keys)
+    return export_row(spec, row, sort, metric_keys, private)
 
 
 # On every line, like the scoring version: the truth the row was scored against.
 TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
 
 
-def header(spec: DirectionSpec) -> list[str]:
-    return [*FIXED_COLUMNS, *(name for name, _ in metric_columns(spec)), "scoring_version", *TRUTH_COLUMNS]
+def fixed_columns(private: bool = False) -> tuple[str, ...]:
+    return (*FIXED_COLUMNS, *PRIVATE_COLUMNS) if private else FIXED_COLUMNS
+
+
+def header(spec: DirectionSpec, private: bool = False) -> list[str]:
+    return [*fixed_columns(private), *(name for name, _ in metric_columns(spec)), "scoring_version", *TRUTH_COLUMNS]
 
 
 def truth_of(board: Board | None) -> dict | None:
@@ -154,26 +189,27 @@ CHUNK_ROWS = 500
 
 
 def csv_chunks(
-    spec: DirectionSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None
+    spec: DirectionSpec, rows: Iterable[dict], controls: Controls, truth: dict | None = None, private: bool = False
 ) -> Iterator[str]:
     """The CSV body in chunks: one header line, one line per row; the scoring version on every line."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    columns = header(spec)
+    columns = header(spec, private)
+    fixed = fixed_columns(private)
     writer.writerow(columns)
     yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
     truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
     for i, row in enumerate(rows, start=1):
-        data = _export_data(spec, row, controls.sort, metric_keys)
+        data = _export_data(spec, row, controls.sort, metric_keys, private)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
         # need converting: the hot loop of a large export.
         writer.writerow(
             [
-                *(safe_cell(_csv_value(data[c])) for c in FIXED_COLUMNS),
+                *(safe_cell(_csv_value(data.get(c))) for c in fixed),
                 *("" if data[name] is None else data[name] for name in metric_names),
                 scoring.__version__,
                 *truth_cells,
@@ -238,7 +274,9 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
         "truth": truth_of(board) if board.pk else None,
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
         "metrics": [describe_metric(task, key) for _, key in metric_columns(spec)],
-        "columns": header(spec)[: -1 - len(TRUTH_COLUMNS)],
+        "columns": header(spec, board.part == Board.Part.PRIVATE)[: -1 - len(TRUTH_COLUMNS)],
+        # "private" only on a revealed phase's private board (ranked on its private test rows).
+        "part": board.part,
         "rows": rows,
     }
 
@@ -246,7 +284,9 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
 _ROWS_MARK = "\x00rows\x00"
 
 
-def json_chunks(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: Controls) -> Iterator[str]:
+def json_chunks(
+    board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: Controls, private: bool = False
+) -> Iterator[str]:
     """The JSON body (layout in docs/leaderboards.md) in chunks, the same text as ``json.dumps(..., indent=1)``."""
     metric_keys = metric_columns(spec)
     rows = iter(rows)
@@ -260,7 +300,7 @@ def json_chunks(board: Board, spec: DirectionSpec, rows: Iterable[dict], control
     )
     parts = [head]
     for i, row in enumerate(itertools.chain([first], rows)):
-        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys), indent=1, default=str)
+        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys, private), indent=1, default=str)
         parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
         if len(parts) >= CHUNK_ROWS:
             yield "".join(parts)
@@ -284,6 +324,7 @@ def export_chunks(kind: str, board: Board | None, spec: DirectionSpec, controls:
     if board is not None and board.phase.has_published_results and published.shown(controls):
         # Published results where they would rank, merged into the stream (they are never ranked).
         rows = published.merge_stream(spec, rows, published.entries(spec))
+    private = board is not None and board.part == Board.Part.PRIVATE
     if kind == "csv":
-        return csv_chunks(spec, rows, controls, truth_of(board))
-    return json_chunks(board or Board(), spec, rows, controls)
+        return csv_chunks(spec, rows, controls, truth_of(board), private)
+    return json_chunks(board or Board(), spec, rows, controls, private)

@@ -20,6 +20,15 @@ import uuid
 from django.db import models
 
 
+class BoardQuerySet(models.QuerySet):
+    def public(self) -> BoardQuerySet:
+        """Boards ranked on public test rows: every board but a revealed phase's private ones."""
+        return self.filter(part=Board.Part.PUBLIC)
+
+    def private(self) -> BoardQuerySet:
+        return self.filter(part=Board.Part.PRIVATE)
+
+
 class Board(models.Model):
     class Significance(models.TextChoices):
         BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
@@ -51,6 +60,11 @@ class Board(models.Model):
     progression = models.JSONField(default=list)
     # Bootstrap comparisons with the leader still to run (0 when the marks are complete).
     pending_tests = models.PositiveIntegerField(default=0)
+    # Pairwise significance of the top public entries, written by the worker
+    # (``leaderboard.boards.matrix``): {} until first computed.
+    significance_matrix = models.JSONField(default=dict, blank=True)
+
+    objects = BoardQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -77,6 +91,8 @@ class BoardRow(models.Model):
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
     declarations = models.JSONField(default=dict)
+    # The submission's optional method metadata (``Submission.metadata_for_export``), for the exports.
+    metadata = models.JSONField(default=dict)
     # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
     tags = models.TextField(blank=True)
 

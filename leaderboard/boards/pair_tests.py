@@ -17,9 +17,10 @@ import scoring
 from leaderboard.boards.models import Board, BoardRow, PairTest
 from leaderboard.boards.spec import DirectionSpec, direction_spec
 from leaderboard.challenges.models import Phase
-from leaderboard.challenges.truth_cache import phase_truth
+from leaderboard.challenges.truth_cache import phase_split, phase_truth
 from leaderboard.submissions.models import Submission
 from scoring.significance import paired_bootstrap
+from scoring.splits import PUBLIC, restrict
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,11 @@ BOOTSTRAP_SEED = 0
 
 
 class Aligner:
-    """Aligns submissions of one phase against its truth, parsing each file at most once."""
+    """Aligns submissions of one phase against its truth, parsing each file at most once.
+
+    On a phase with a private part the containers hold the public rows only: a
+    test over every row would publish differences computed on hidden labels.
+    """
 
     def __init__(self, phase: Phase, spec: DirectionSpec) -> None:
         self.phase = phase
@@ -42,7 +47,11 @@ class Aligner:
             if self._truth is None:
                 self._truth = phase_truth(self.phase)
             with submission.file.open("rb") as handle:
-                self._aligned[key] = scoring.align(self.spec.task, self._truth, handle)
+                aligned = scoring.align(self.spec.task, self._truth, handle)
+            split = phase_split(self.phase) if self.phase.split_spec is not None else None
+            if split is not None:
+                aligned, _ = restrict(aligned, split, PUBLIC)
+            self._aligned[key] = aligned
         return self._aligned[key]
 
 
@@ -100,7 +109,8 @@ def run_pending_tests(phase: Phase) -> int:
     skipped: its row shows "not tested" rather than blocking the others.
     """
     computed = 0
-    for board in Board.objects.filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0):
+    boards = Board.objects.public().filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0)
+    for board in boards:
         spec = direction_spec(phase.task, board.direction)
         top = BoardRow.objects.filter(board=board, is_public=True).order_by("quality", "tail").first()
         if top is None or top.value is None:

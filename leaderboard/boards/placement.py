@@ -75,13 +75,23 @@ def _entry(
     )
 
 
-def representatives(spec: DirectionSpec, candidates: Iterable[Candidate], mode: str = BEST) -> list[Candidate]:
-    """One candidate per (team, method, public or private): the best by the view's rule, or the latest."""
+def representatives(
+    spec: DirectionSpec, candidates: Iterable[Candidate], mode: str = BEST, ladder: float | None = None
+) -> list[Candidate]:
+    """One candidate per (team, method, public or private): the best by the view's rule, or the latest.
+
+    ``ladder`` (a phase's Ladder threshold, Blum and Hardt 2015) replaces both
+    rules: the shown submission changes only when a later one beats it by more
+    than ``ladder`` on the view's metric (``ladder_choice``).
+    """
     groups: dict[tuple, list[Candidate]] = defaultdict(list)
     for candidate in candidates:
         groups[candidate.group].append(candidate)
     chosen = []
     for members in groups.values():
+        if ladder is not None:
+            chosen.append(ladder_choice(spec, members, ladder))
+            continue
         if len(members) == 1:
             chosen.append(members[0])
             continue
@@ -93,6 +103,31 @@ def representatives(spec: DirectionSpec, candidates: Iterable[Candidate], mode: 
         best = rank(entries, metric=spec.metric, higher_is_better=spec.higher_is_better, tiebreak=spec.tiebreak)
         chosen.append(by_id[str(best[0].entry.id)])
     return chosen
+
+
+def ladder_choice(spec: DirectionSpec, members: Sequence[Candidate], threshold: float) -> Candidate:
+    """The Ladder's shown submission of one group (Blum and Hardt 2015, "The Ladder").
+
+    In submission order, the first one with a value is shown; a later one
+    replaces it only if it beats the shown value by more than ``threshold``
+    (in the metric's direction). Small gains, which on a public split are
+    mostly noise a team can fit by probing, never move the shown score.
+    A group without any value shows its earliest submission (unranked).
+    """
+    ordered = sorted(members, key=lambda c: (c.submitted_at, c.id))
+    shown: Candidate | None = None
+    for c in ordered:
+        value = c.values.get(spec.metric)
+        if value is None or value != value:
+            continue
+        if shown is None:
+            shown = c
+            continue
+        best = shown.values[spec.metric]
+        gain = value - best if spec.higher_is_better else best - value
+        if gain > threshold:
+            shown = c
+    return shown if shown is not None else ordered[0]
 
 
 def place(

@@ -17,17 +17,56 @@ from leaderboard.boards.query import Controls, row_count, select_rows
 from leaderboard.boards.spec import (
     TEXT_SORTS,
     DirectionSpec,
+    breakdown_keys,
     declaration_badges,
     direction_spec,
     directions_for,
     is_verified,
+    task_groups,
 )
 from leaderboard.formatting import metric_text
+from leaderboard.submissions.models import Submission
 
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
 # The builders of the charts a kind names in ``Kind.extra_charts``: rows -> chart.
 EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
+
+
+# --- breakdown charts (built with the board's other charts, in the worker's warm-up) -----------
+
+
+def _longtail(spec: DirectionSpec, rows: list[dict], chosen: bool = False) -> dict | None:
+    return charts.longtail_chart(task_groups(spec.task), spec.spread, rows, chosen=chosen)
+
+
+def context_entries(rows: list[dict]) -> list[tuple[str, list[float], int]]:
+    """(method label, per-context AUROCs, contexts without one) of the top rows, read from their reports.
+
+    One query reading two keys of each report (not the curves), for at most ``TOP_METHODS`` rows.
+    """
+    rows = rows[: charts.TOP_METHODS]
+    ids = [r["submission_id"] for r in rows]
+    reports = {
+        sid: (contexts or [], counts or {})
+        for sid, contexts, counts in Submission.objects.filter(pk__in=ids).values_list(
+            "id", "report__per_context", "report__per_context_counts"
+        )
+    }
+    entries = []
+    for r in rows:
+        contexts, counts = reports.get(r["submission_id"], ([], {}))
+        values = [c["auroc"] for c in contexts if isinstance(c, dict) and c.get("auroc") is not None]
+        entries.append((charts.label(r), values, int(counts.get("one_class", 0)) if isinstance(counts, dict) else 0))
+    return entries
+
+
+def _contexts(spec: DirectionSpec, rows: list[dict], chosen: bool = False) -> dict | None:
+    return charts.context_distribution_chart(context_entries(rows), chosen=chosen)
+
+
+# The breakdown chart of each kind: (spec, rows) -> chart.
+BREAKDOWN_CHARTS = {"classification": _longtail, "pair": _contexts}
 
 
 def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
@@ -45,6 +84,7 @@ def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
     )
     row["cells"] = [metric_text(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [metric_text(metrics.get(c.key)) for c in spec.class_columns]
+    row["breakdown_cells"] = [metric_text(metrics.get(c.key)) for c in spec.breakdown_columns]
     # The leader is not marked as indistinguishable from itself.
     row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
@@ -52,10 +92,16 @@ def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
     return row
 
 
+def has_breakdowns(spec: DirectionSpec, rows: list[dict]) -> bool:
+    """Whether any shown row has a breakdown value: without a grouping (or contexts) the columns are left out."""
+    keys = breakdown_keys(spec)
+    return any(key in (row.get("metrics") or {}) for row in rows for key in keys)
+
+
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
     rows = BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0").order_by("quality", "tail")
-    return [dict(row) for row in rows.values("method_name", "team_name", "metrics")[:CHART_ROWS]]
+    return [dict(row) for row in rows.values("method_name", "team_name", "metrics", "submission_id")[:CHART_ROWS]]
 
 
 def sibling_task(task):
@@ -82,7 +128,8 @@ def follows_view(controls: Controls | None) -> bool:
 def view_chart_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids: list[int]) -> list[dict]:
     """The rows of the filtered, sorted table (every page), as the charts read them."""
     rows = query.ranked_page(board, controls, team_ids, 0, CHART_ROWS)
-    return [{k: r[k] for k in ("method_name", "team_name", "metrics")} for r in rows if r["rank"] is not None]
+    fields = ("method_name", "team_name", "metrics", "submission_id")
+    return [{k: r[k] for k in fields} for r in rows if r["rank"] is not None]
 
 
 def board_charts(
@@ -107,6 +154,9 @@ def board_charts(
         setting = f" ({spec.label.lower()})" if len(directions_for(spec.task)) > 1 else ""
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
         found += [EXTRA_CHARTS[name](rows) for name in spec.task.kind_def.extra_charts]
+        breakdown = BREAKDOWN_CHARTS.get(spec.task.kind)
+        if breakdown is not None:
+            found.append(breakdown(spec, rows))
         if sibling is not None:
             other_rows = chart_rows(sibling)
             random_rows, standard_rows = (rows, other_rows) if spec.task.split == "random" else (other_rows, rows)
@@ -123,10 +173,12 @@ def warm(board: Board) -> None:
     spec = direction_spec(board.phase.task, board.direction)
     sibling = None
     other = sibling_task(spec.task)
-    if other is not None:
-        sibling = Board.objects.filter(
-            phase__task_slug=other.slug, phase__challenge__kind="standing", direction=direction_spec(other).key
-        ).first()
+    if other is not None and board.phase.challenge.kind == "standing":  # the views pair standing boards only
+        sibling = (
+            Board.objects.public()
+            .filter(phase__task_slug=other.slug, phase__challenge__kind="standing", direction=direction_spec(other).key)
+            .first()
+        )
     board_charts(board, spec, sibling)
     controls = Controls(direction=spec.key, default_direction=directions_for(spec.task)[0])
     page_rows(board, spec, controls, [])
@@ -159,9 +211,9 @@ def dataset_breakdown(tasks: list) -> dict:
     phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {
         b.phase.task_slug: b
-        for b in Board.objects.select_related("phase").filter(
-            phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING
-        )
+        for b in Board.objects.public()
+        .select_related("phase")
+        .filter(phase__task_slug__in=slugs, phase__challenge__kind=Challenge.Kind.STANDING)
         if b.direction == direction_spec(b.phase.task).key
     }
     splits = []
@@ -208,12 +260,13 @@ def board_standing(submission) -> dict | None:
     None when the submission is not a row of that board (yet, or because another
     submission of the same team and method represents it).
     """
-    from django.urls import reverse
-
     spec = direction_spec(submission.phase.task)
     row = (
         BoardRow.objects.filter(
-            board__phase_id=submission.phase_id, board__direction=spec.key, submission_id=submission.pk
+            board__phase_id=submission.phase_id,
+            board__direction=spec.key,
+            board__part=Board.Part.PUBLIC,
+            submission_id=submission.pk,
         )
         .select_related("board")
         .only("quality", "tail", "is_public", "team_id", "board__n_rows", "board__id")
@@ -228,7 +281,7 @@ def board_standing(submission) -> dict | None:
     params = [] if row.is_public else ["private=1"]
     if page > 1:
         params.append(f"page={page}")
-    url = reverse("boards:task", args=[spec.task.slug]) + (f"?{'&'.join(params)}" if params else "")
+    url = submission.phase.get_absolute_url() + (f"?{'&'.join(params)}" if params else "")
     n_ranked = public.filter(quality__startswith="0").count()
     # The rank its team sees: 1 + the distinct better keys among public rows and the team's own.
     rank = None

@@ -70,6 +70,7 @@ def row_for(spec: DirectionSpec, entry: PublishedEntry) -> dict:
         "primary": metric_text(metrics.get(spec.metric)),
         "cells": [metric_text(metrics.get(c.key)) for c in spec.columns[1:]],
         "class_cells": [metric_text(metrics.get(c.key)) for c in spec.class_columns],
+        "breakdown_cells": [metric_text(metrics.get(c.key)) for c in spec.breakdown_columns],
     }
 
 

@@ -10,7 +10,8 @@ without JavaScript:
 - ``<declaration>=<choice>`` (repeatable) and ``<declaration>_only=1`` for
   multi-choice declarations ("graph-only": ``modalities=graph&modalities_only=1``),
   ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``,
-  ``verified=yes|no`` (staff reproduced the entry from its code);
+  ``verified=yes|no`` (staff reproduced the entry from its code), ``family=<model family>``
+  (one of ``Submission.ModelFamily``);
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``published=0``: hide the published results shown beside the rows (on by default);
@@ -144,7 +145,11 @@ def parse_controls(task, params, *, logged_in: bool) -> Controls:
     filters = []
     only = []
     for f in filters_for(task):
-        if f.choices is not None:
+        if f.single:
+            value = params.get(f.param, "")
+            if value in (f.choices or ()):
+                filters.append((f.param, (value,)))
+        elif f.choices is not None:
             chosen = tuple(sorted({v for v in params.getlist(f.param) if v in f.choices}))
             if chosen:
                 filters.append((f.param, chosen))
@@ -209,8 +214,8 @@ def select_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids:
 
 ROW_COLUMNS = (
     "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
-    "uses_external_data", "paper_url", "code_url", "declarations", "value", "spread", "n_seeds",
-    "tied_with_leader", "p_value", "metrics", "quality", "tail", "tags",
+    "uses_external_data", "paper_url", "code_url", "declarations", "metadata", "value", "spread", "n_seeds",
+    "tied_with_leader", "p_value", "metrics", "quality", "tail", "tags", "public_rank", "public_value",
 )  # fmt: skip
 
 

@@ -44,7 +44,7 @@ from leaderboard.boards.placement import (
 )
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import Result, Submission, metadata_dict
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,7 @@ def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
 SUBMISSION_FIELDS = (
     "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
     "uses_external_data", "paper_url", "code_url", "declarations", "is_verified",
+    "model_family", "n_parameters", "training_hardware", "code_commit_url",
 )  # fmt: skip
 
 
@@ -86,7 +87,7 @@ def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tup
 
 
 def _candidates(phase: Phase, keys: set[str]) -> tuple[list[Candidate], dict[str, dict]]:
-    subs = list(Submission.objects.filter(phase=phase, status=Submission.Status.SCORED).values(*SUBMISSION_FIELDS))
+    subs = list(Submission.objects.on_boards().filter(phase=phase).values(*SUBMISSION_FIELDS))
     values = Result.objects.filter(submission__phase=phase, submission__status=Submission.Status.SCORED).by_submission(
         keys
     )
@@ -116,12 +117,14 @@ def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> Boar
         paper_url=s["paper_url"],
         code_url=s["code_url"],
         declarations=s["declarations"] or {},
+        metadata=metadata_dict(s["model_family"], s["n_parameters"], s["training_hardware"], s["code_commit_url"]),
         tags=declaration_tags(
             spec.task,
             s["declarations"] or {},
             uses_external_data=s["uses_external_data"],
             is_baseline=s["is_baseline"],
             is_verified=s["is_verified"],
+            model_family=s["model_family"],
         ),
         quality=direction_key(spec, values),
         tail=tail_key(c.submitted_at, c.id),
@@ -196,10 +199,11 @@ def _pending(spec: DirectionSpec, board: Board, leader: BoardRow | None) -> int:
     )
 
 
-def _board_for(phase: Phase, spec: DirectionSpec) -> Board:
+def _board_for(phase: Phase, spec: DirectionSpec, part: str = Board.Part.PUBLIC) -> Board:
     board, _ = Board.objects.get_or_create(
         phase=phase,
         direction=spec.key,
+        part=part,
         defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
     )
     board.metric = spec.metric
@@ -210,8 +214,10 @@ def _board_for(phase: Phase, spec: DirectionSpec) -> Board:
 
 
 def _public_activity(phase: Phase) -> tuple[int, object]:
-    found = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True).aggregate(
-        n=Count("*"), last=Max("created_at")
+    found = (
+        Submission.objects.on_boards()
+        .filter(phase=phase, is_public=True)
+        .aggregate(n=Count("*"), last=Max("created_at"))
     )
     return found["n"], found["last"]
 
@@ -224,6 +230,11 @@ def _stamp(board: Board, leader: BoardRow | None) -> None:
 
 
 def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> None:
+    if phase.revealed_at is not None:
+        # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
+        from leaderboard.boards.reveal import build_private_boards
+
+        boards = boards + build_private_boards(phase)
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
     if enqueue_tests and any(b.pending_tests for b in boards):
@@ -250,7 +261,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
         n_submissions = len(public)
         last_activity = max((c.submitted_at for c in public), default=None)
         for spec in specs:
-            reps = representatives(spec, candidates, phase.board_mode)
+            reps = representatives(spec, candidates, phase.board_mode, phase.ladder_threshold)
             board = _board_for(phase, spec)
             rep_ids = [c.id for c in reps]
             metrics = Result.objects.filter(submission_id__in=rep_ids).by_submission(stored) if rep_ids else {}
@@ -282,7 +293,7 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
 def _progression_after(spec: DirectionSpec, phase: Phase, steps: list[dict], changed: Candidate | None, sid: str):
     """The state of the art after one submission changed, recomputed from scratch only if it held a record."""
     if any(step["submission"] == sid for step in steps):
-        public = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, is_public=True)
+        public = Submission.objects.on_boards().filter(phase=phase, is_public=True)
         values = Result.objects.filter(submission__in=public).by_submission([spec.metric])
         candidates, _ = _to_candidates(list(public.values(*SUBMISSION_FIELDS)), values)
         return progression(spec, candidates)
@@ -323,7 +334,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     boards = []
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
-        group = Submission.objects.filter(phase=phase, status=Submission.Status.SCORED, team_id=sub["team_id"])
+        group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
         members = [m for m in group.values(*SUBMISSION_FIELDS) if method_key(m["method_name"]) == key]
         values = (
             Result.objects.filter(submission_id__in=[m["id"] for m in members]).by_submission(stored) if members else {}
@@ -335,7 +346,8 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
         for spec in specs:
             board = _board_for(phase, spec)
             old = _leader_row(board)
-            rows = [_build_row(board, spec, c, info[c.id]) for c in representatives(spec, candidates, phase.board_mode)]
+            reps = representatives(spec, candidates, phase.board_mode, phase.ladder_threshold)
+            rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
             others = _leader_row(board, exclude=in_group)
             leader = _first([*rows, *([others] if others else [])])
             moved = (old is None) != (leader is None) or (old is not None and (_standing(old) != _standing(leader)))
@@ -395,7 +407,7 @@ def refresh_marks(phase: Phase) -> None:
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         boards = []
-        for board in Board.objects.filter(phase=phase):
+        for board in Board.objects.public().filter(phase=phase):
             spec = direction_spec(task, board.direction)
             leader = _leader_row(board)
             _remark(spec, board, leader, _leader_p_values(spec, leader), exclude=Q(pk__in=[]))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import scoring
+from leaderboard.submissions.models import ModelFamily
 from scoring import keys as result_keys
 from scoring.significance import ALPHA
 
@@ -45,6 +46,10 @@ class DirectionSpec:
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
+    # Breakdown columns of the kind (ImDrug's head/middle/tail, ChemicalX's context spread); shown
+    # only where rows have them: a task scored without a grouping has none of these keys.
+    breakdown_columns: tuple[Column, ...] = ()
+    breakdown_chart_keys: tuple[str, ...] = ()  # further breakdown keys kept for the charts
 
     @property
     def spread(self) -> str | None:
@@ -61,7 +66,7 @@ class DirectionSpec:
 
     @property
     def sortable(self) -> tuple[Column, ...]:
-        return self.columns + self.class_columns
+        return self.columns + self.class_columns + self.breakdown_columns
 
     def column(self, key: str) -> Column | None:
         for column in self.sortable:
@@ -79,6 +84,8 @@ class DirectionSpec:
                 keys.append(spread)
         keys += [key for _, key in self.class_chart_keys]
         keys += [key for _, key in self.seed_keys(self.metric)]
+        for key in self.breakdown_chart_keys:
+            keys += [key, self.spread_key(key) or key]
         return list(dict.fromkeys(keys))
 
     def ranking_task(self) -> scoring.registry.Task:
@@ -137,6 +144,37 @@ def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
 _DIRECTION_COLUMNS = {"mudi": _mudi_columns}
 
 
+# --- breakdown columns (one builder per kind) -------------------------------------------------
+
+
+def task_groups(task: scoring.registry.Task) -> tuple[str, ...]:
+    """The long-tailed groups a classification task's boards can show (``open`` in the open setting)."""
+    return ("head", "middle", "tail") + (("open",) if "open" in task.classes else ())
+
+
+def _group_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
+    """ImDrug: balanced accuracy per long-tailed group as columns; balanced F1 and AUROC per group for the chart."""
+    columns = tuple(_column(task, result_keys.group_key(g, "balanced_accuracy")) for g in task_groups(task))
+    chart = tuple(
+        result_keys.group_key(g, m) for g in task_groups(task) for m in ("balanced_accuracy", "balanced_f1", "auroc")
+    )
+    return columns, chart
+
+
+def _context_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
+    """ChemicalX: the median and the worst per-context AUROC (each context's value is in the report)."""
+    return tuple(_column(task, result_keys.context_key(stat)) for stat in ("median", "min")), ()
+
+
+# (breakdown columns, further keys for charts) of a kind; kinds without breakdowns are absent.
+_BREAKDOWN_COLUMNS = {"classification": _group_columns, "pair": _context_columns}
+
+
+def breakdown_keys(spec: DirectionSpec) -> tuple[str, ...]:
+    """Every breakdown key of a view (columns first), to test whether rows have any."""
+    return tuple(c.key for c in spec.breakdown_columns) + spec.breakdown_chart_keys
+
+
 def direction_spec(task: scoring.registry.Task, direction: str | None = None) -> DirectionSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     directions = directions_for(task)
@@ -148,6 +186,8 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
     class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
+    breakdown = _BREAKDOWN_COLUMNS.get(task.kind)
+    breakdown_columns, breakdown_chart = breakdown(task) if breakdown else ((), ())
     return DirectionSpec(
         task=task,
         key=direction,
@@ -159,6 +199,8 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
         columns=columns,
         class_columns=class_columns,
         class_chart_keys=class_keys,
+        breakdown_columns=breakdown_columns,
+        breakdown_chart_keys=breakdown_chart,
     )
 
 
@@ -192,6 +234,9 @@ class Filter:
     label: str
     choices: tuple[str, ...] | None  # multi-choice declaration; None for yes/no
     help: str
+    # One value per entry (the model family): a select of ``choices`` named by ``labels``, not checkboxes.
+    single: bool = False
+    labels: tuple[str, ...] = ()
 
 
 def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
@@ -200,6 +245,16 @@ def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
     filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
     filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
     filters.append(Filter("verified", "Verified", None, "Reproduced by the site's staff from the linked code."))
+    filters.append(
+        Filter(
+            "family",
+            "Model family",
+            tuple(ModelFamily.values),
+            "The kind of model, as the submitter declared it.",
+            single=True,
+            labels=tuple(str(label) for label in ModelFamily.labels),
+        )
+    )
     return tuple(filters)
 
 
@@ -221,6 +276,7 @@ def declaration_tags(
     uses_external_data: bool,
     is_baseline: bool,
     is_verified: bool = False,
+    model_family: str = "",
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
@@ -241,6 +297,7 @@ def declaration_tags(
     tags.append(f"external={'yes' if uses_external_data else 'no'}")
     tags.append(f"baseline={'yes' if is_baseline else 'no'}")
     tags.append(f"verified={'yes' if is_verified else 'no'}")
+    tags.append(f"family={model_family or 'unknown'}")
     return "|" + "|".join(tags) + "|"
 
 

@@ -12,8 +12,10 @@ from celery import shared_task
 from django.db import transaction
 
 from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
+from leaderboard.boards.matrix import enqueue_stale
 from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
+from leaderboard.boards.reveal import reveal_due_phases  # noqa: F401 (registers the beat's reveal task)
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,7 @@ def update_boards(phase_id: int, submission_id: str | None = None) -> None:
         recompute_phase(phase)
     else:
         update_board(phase, submission_id)
+    enqueue_stale(phase.pk)  # the top-10 significance matrices, in their own task if the top changed
 
 
 def enqueue_update(phase_id: int, submission_id=None) -> None:

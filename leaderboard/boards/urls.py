@@ -10,4 +10,19 @@ urlpatterns = [
     path("tasks/<slug:slug>/leaderboard.json", views.leaderboard_json, name="json"),
     path("datasets/<slug:family>/<slug:dataset>/", views.dataset, name="dataset"),
     path("compare/", views.compare, name="compare"),
+    # Organized phases (standing ones live at /tasks/<slug>/): the same pages and exports for one phase.
+    path("challenges/<slug:slug>/<slug:phase_slug>/board/", views.phase_board, name="phase"),
+    path("challenges/<slug:slug>/<slug:phase_slug>/board/leaderboard.csv", views.phase_csv, name="phase_csv"),
+    path("challenges/<slug:slug>/<slug:phase_slug>/board/leaderboard.json", views.phase_json, name="phase_json"),
+    path("challenges/<slug:slug>/<slug:phase_slug>/board/private/", views.phase_private_board, name="phase_private"),
+    path(
+        "challenges/<slug:slug>/<slug:phase_slug>/board/private/leaderboard.csv",
+        views.phase_private_csv,
+        name="phase_private_csv",
+    ),
+    path(
+        "challenges/<slug:slug>/<slug:phase_slug>/board/private/leaderboard.json",
+        views.phase_private_json,
+        name="phase_private_json",
+    ),
 ]

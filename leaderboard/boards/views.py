@@ -13,14 +13,15 @@ import uuid
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, published, query
-from leaderboard.boards.charts import TOP_METHODS
+from leaderboard.boards import cache, exports, matrix, published, query
+from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, page_rows, sibling_task
+from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -29,7 +30,9 @@ from leaderboard.boards.spec import (
     filters_for,
     significance_text,
 )
+from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.formatting import MISSING
 
 
 def _task_or_404(slug: str):
@@ -42,7 +45,8 @@ def _task_or_404(slug: str):
 def _board_and_phase(task, direction: str) -> tuple[Board | None, Phase]:
     """The standing phase's board for ``view`` (None before the first score); 404 without a phase."""
     board = (
-        Board.objects.select_related("phase")
+        Board.objects.public()
+        .select_related("phase")
         .filter(phase__task_slug=task.slug, phase__challenge__kind=Challenge.Kind.STANDING, direction=direction)
         .first()
     )
@@ -59,7 +63,8 @@ def _sibling_board(task) -> Board | None:
     if other is None:
         return None
     return (
-        Board.objects.filter(phase__task_slug=other.slug, phase__challenge__kind=Challenge.Kind.STANDING)
+        Board.objects.public()
+        .filter(phase__task_slug=other.slug, phase__challenge__kind=Challenge.Kind.STANDING)
         .only("id", "version")
         .first()
     )
@@ -75,8 +80,10 @@ def _dataset_tasks(task) -> list:
 def _benchmark_summary() -> list[dict]:
     """Families -> datasets -> tasks with submission counts, best score and last activity."""
     stats = {}
-    for row in Board.objects.filter(phase__challenge__kind=Challenge.Kind.STANDING).values(
-        "phase__task_slug", "direction", "n_submissions", "best_value", "last_activity"
+    for row in (
+        Board.objects.public()
+        .filter(phase__challenge__kind=Challenge.Kind.STANDING)
+        .values("phase__task_slug", "direction", "n_submissions", "best_value", "last_activity")
     ):
         stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
@@ -151,6 +158,7 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
         "primary": metric(spec.columns[0]),
         "columns": [metric(c) for c in spec.columns[1:]],
         "classes": [metric(c) for c in spec.class_columns],
+        "breakdowns": [metric(c) for c in spec.breakdown_columns],
     }
 
 
@@ -164,9 +172,14 @@ def _filter_state(task, controls: Controls) -> list[dict]:
                 "param": f.param,
                 "label": f.label,
                 "help": f.help,
-                "choices": [{"value": c, "checked": c in values} for c in f.choices] if f.choices else None,
+                "choices": [{"value": c, "checked": c in values} for c in f.choices]
+                if f.choices and not f.single
+                else None,
+                "options": [{"value": c, "label": label} for c, label in zip(f.choices or (), f.labels, strict=True)]
+                if f.single
+                else None,
                 "only": f.param in controls.only,
-                "value": values[0] if values and f.choices is None else "",
+                "value": values[0] if values and (f.choices is None or f.single) else "",
             }
         )
     return state
@@ -179,12 +192,97 @@ def _sort_label(spec: DirectionSpec, sort: str) -> str:
         return sort
 
 
-@require_GET
-def task_board(request: HttpRequest, slug: str) -> HttpResponse:
+@dataclasses.dataclass
+class BoardTarget:
+    """Which board a page or export shows, and the links of its page: a standing task's or an organized phase's."""
+
+    task: object
+    phase: Phase
+    board: Board | None
+    spec: DirectionSpec
+    controls: Controls
+    board_url: str
+    csv_url: str
+    json_url: str
+    challenge: Challenge | None = None
+    is_organizer: bool = False
+    # The public board of a "hidden until the end" phase before its reveal, for anyone but organizers.
+    hidden: bool = False
+
+    @property
+    def is_private(self) -> bool:
+        return self.board is not None and self.board.part == Board.Part.PRIVATE
+
+
+def _standing_target(request: HttpRequest, slug: str) -> BoardTarget:
     task = _task_or_404(slug)
     controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     board, phase = _board_and_phase(task, spec.key)
+    return BoardTarget(
+        task=task,
+        phase=phase,
+        board=board,
+        spec=spec,
+        controls=controls,
+        board_url=reverse("boards:task", args=[task.slug]),
+        csv_url=reverse("boards:csv", args=[task.slug]),
+        json_url=reverse("boards:json", args=[task.slug]),
+    )
+
+
+def _phase_target(request: HttpRequest, slug: str, phase_slug: str, part: str) -> BoardTarget:
+    """An organized phase's public or (after the reveal) private board; 404 for what the viewer may not see."""
+    access = get_challenge_for(request.user, slug)
+    phase = next((p for p in access.challenge.phases.all() if p.slug == phase_slug), None)
+    if phase is None:
+        raise Http404("No such phase.")
+    phase.challenge = access.challenge
+    if part == Board.Part.PRIVATE and not (phase.is_revealed and phase.split_spec is not None):
+        raise Http404("The private board of this phase is published at its reveal.")
+    task = phase.task
+    controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
+    if part == Board.Part.PRIVATE:
+        controls = dataclasses.replace(controls, private=False)  # every row of a private board is shown
+    spec = direction_spec(task, controls.direction)
+    hidden = part == Board.Part.PUBLIC and phase.public_board_hidden_for(access.is_organizer)
+    board = None
+    if not hidden:
+        board = Board.objects.filter(phase=phase, direction=spec.key, part=part).select_related("phase").first()
+    names = (
+        ("phase_private", "phase_private_csv", "phase_private_json")
+        if part == Board.Part.PRIVATE
+        else ("phase", "phase_csv", "phase_json")
+    )
+    board_url, csv_url, json_url = (reverse(f"boards:{name}", args=[slug, phase.slug]) for name in names)
+    return BoardTarget(
+        task=task,
+        phase=phase,
+        board=board,
+        spec=spec,
+        controls=controls,
+        board_url=board_url,
+        csv_url=csv_url,
+        json_url=json_url,
+        challenge=access.challenge,
+        is_organizer=access.is_organizer,
+        hidden=hidden,
+    )
+
+
+def shift_text(shift: int | None) -> tuple[str, str]:
+    """How the private board writes a shake-up, and its CSS class: "+3" up, "−2" down, "0", or a dash."""
+    if shift is None:
+        return MISSING, ""
+    if shift > 0:
+        return f"+{shift}", "up"
+    if shift < 0:
+        return f"−{-shift}", "down"
+    return "0", ""
+
+
+def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
+    task, spec, board, phase, controls = target.task, target.spec, target.board, target.phase, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
     rows, total = page_rows(board, spec, controls, team_ids)
     n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
@@ -196,14 +294,39 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
             spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
             controls.page == n_pages,
         )  # fmt: skip
-    sibling = _sibling_board(task)
+    organized = target.challenge is not None
+    sibling = None if organized else _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
+    if target.is_private and board is not None:
+        shake = shakeup_chart(board, spec)
+        charts = [shake, *charts] if shake else charts
+        for row in rows:
+            row["shift_text"], row["shift_class"] = shift_text(exports.shift(row))
     family = scoring.FAMILIES[task.family]
-    dataset_tasks = _dataset_tasks(task)
+    dataset_tasks = [] if organized else _dataset_tasks(task)
     context = {
         "task": task,
         "family": family,
         "phase": phase,
+        "challenge": target.challenge,
+        "is_organizer": target.is_organizer,
+        "board_hidden": target.hidden,
+        "is_private_board": target.is_private,
+        "ladder_threshold": phase.ladder_threshold,
+        "board_url": target.board_url,
+        "csv_url": target.csv_url,
+        "json_url": target.json_url,
+        "private_board_url": reverse("boards:phase_private", args=[target.challenge.slug, phase.slug])
+        if organized and phase.is_revealed and phase.split_spec is not None
+        else "",
+        "public_board_url": reverse("boards:phase", args=[target.challenge.slug, phase.slug]) if organized else "",
+        # An organized phase is entered from its challenge's page (registration, terms, the phase's own form).
+        "submit_url": target.challenge.get_absolute_url()
+        if organized
+        else reverse("submissions:submit", args=[task.slug]),
+        "my_url": reverse("submissions:my", args=[target.challenge.slug, phase.slug])
+        if organized and request.user.is_authenticated
+        else "",
         "board": board,
         "spec": spec,
         "controls": controls,
@@ -223,6 +346,7 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         if len(directions_for(task)) > 1
         else [],
         "charts": charts,
+        "matrix": matrix.present(board) if board is not None else None,
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),
@@ -242,25 +366,45 @@ def task_board(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         "shows": {key: controls.shows(key) for key, _ in query.COLUMN_GROUPS},
         "published_shown": published.shown(controls),
+        "show_breakdowns": has_breakdowns(spec, rows),
         "published_on": controls.published,
     }
     return render(request, "boards/board.html", context)
 
 
+@require_GET
+def task_board(request: HttpRequest, slug: str) -> HttpResponse:
+    return _render_board(request, _standing_target(request, slug))
+
+
+@require_GET
+def phase_board(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """An organized phase's public board (hidden until the reveal where the phase says so)."""
+    return _render_board(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC))
+
+
+@require_GET
+def phase_private_board(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """A revealed phase's private board: final submissions ranked on the private test rows, with the shake-up."""
+    return _render_board(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE))
+
+
 # --- exports -------------------------------------------------------------------------------------
 
 
-def _export(request: HttpRequest, slug: str, kind: str) -> StreamingHttpResponse:
-    task = _task_or_404(slug)
-    controls = parse_controls(task, request.GET, logged_in=request.user.is_authenticated)
-    spec = direction_spec(task, controls.direction)
-    board, _ = _board_and_phase(task, spec.key)
+def _export(request: HttpRequest, target: BoardTarget, kind: str) -> StreamingHttpResponse:
+    if target.hidden:
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    task, spec, board, controls = target.task, target.spec, target.board, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
 
     chunks = exports.export_chunks(kind, board, spec, controls, team_ids)
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/json"
     response = StreamingHttpResponse(chunks, content_type=content_type)
-    response["Content-Disposition"] = f'inline; filename="{task.slug}-{spec.key}-leaderboard.{kind}"'
+    name = task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
+    if target.is_private:
+        name += "-private"
+    response["Content-Disposition"] = f'inline; filename="{name}-{spec.key}-leaderboard.{kind}"'
     response["X-Scoring-Version"] = scoring.__version__
     if controls.private:
         # Holds rows only this user may see: never store it in a shared cache.
@@ -270,12 +414,32 @@ def _export(request: HttpRequest, slug: str, kind: str) -> StreamingHttpResponse
 
 @require_GET
 def leaderboard_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    return _export(request, slug, "csv")
+    return _export(request, _standing_target(request, slug), "csv")
 
 
 @require_GET
 def leaderboard_json(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    return _export(request, slug, "json")
+    return _export(request, _standing_target(request, slug), "json")
+
+
+@require_GET
+def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+    return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "csv")
+
+
+@require_GET
+def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+    return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "json")
+
+
+@require_GET
+def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+    return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "csv")
+
+
+@require_GET
+def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+    return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "json")
 
 
 # --- /datasets/<family>/<dataset>/ ------------------------------------------------------------

@@ -26,3 +26,8 @@ def get_challenge_for(user, slug: str) -> ChallengeAccess:
     if not (challenge.is_published or is_organizer):
         raise Http404("No such challenge.")
     return ChallengeAccess(challenge=challenge, is_organizer=is_organizer)
+
+
+def inputs_offered(phase, is_organizer: bool, now=None) -> bool:
+    """Whether a phase's test inputs and example file are offered: once it has started (to its organizers at once)."""
+    return phase.has_truth and (is_organizer or phase.state(now) != "upcoming")

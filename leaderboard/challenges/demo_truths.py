@@ -96,7 +96,10 @@ def synthetic_classification(task: Task, rng: np.random.Generator) -> pd.DataFra
             labels = rng.choice(n_classes, size=n, p=_class_weights(n_classes, task.split, rng))
         ids = [f"{task.dataset}-{seed}-{i:05d}" for i in range(len(labels))]
         frames.append(pd.DataFrame({"seed": seed, "id": ids, "label": labels}))
-    return pd.concat(frames, ignore_index=True)
+    frame = pd.concat(frames, ignore_index=True)
+    if n_classes > 2:  # the long-tailed groups (scoring.longtail), counted over these rows: all the demo data there is
+        frame["group"] = scoring.longtail.group_column(frame["label"].to_numpy(), task.classes)
+    return frame
 
 
 def synthetic_regression(task: Task, rng: np.random.Generator) -> pd.DataFrame:

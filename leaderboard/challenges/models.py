@@ -204,7 +204,9 @@ class Phase(models.Model):
         return f"{self.challenge.slug}/{self.slug}"
 
     def get_absolute_url(self) -> str:
-        """The phase's leaderboard (a standing phase's board lives at its task's page)."""
+        """The phase's leaderboard: an organized phase's own board, a standing phase's task page."""
+        if self.challenge.kind == Challenge.Kind.ORGANIZED:
+            return reverse("boards:phase", args=[self.challenge.slug, self.slug])
         return reverse("boards:task", args=[self.task_slug])
 
     def state(self, now: datetime | None = None) -> str:
@@ -244,6 +246,19 @@ class Phase(models.Model):
     def is_open(self) -> bool:
         """Whether the phase takes submissions now (started and not ended)."""
         return self.state() == "open"
+
+    @property
+    def is_revealed(self) -> bool:
+        """Whether private scores are public: set once by the reveal (``leaderboard.boards.reveal``)."""
+        return self.revealed_at is not None
+
+    def public_board_hidden_for(self, is_organizer: bool) -> bool:
+        """Whether the public board is hidden from this viewer: ``public_board`` hidden, before the reveal."""
+        return self.public_board == Phase.PublicBoard.HIDDEN and not self.is_revealed and not is_organizer
+
+    def private_visible_to(self, is_organizer: bool) -> bool:
+        """Whether private and all-rows values may be shown: to organizers always, to others after the reveal."""
+        return is_organizer or self.is_revealed
 
     @property
     def split_spec(self) -> SplitSpec | None:

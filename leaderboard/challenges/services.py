@@ -8,6 +8,7 @@ import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from django.core.files import File
 from django.db import transaction
@@ -121,7 +122,7 @@ def truth_counts(truth) -> dict:
     return counts
 
 
-def validate_phase_truth(phase: Phase, path: Path):
+def validate_phase_truth(phase: Phase, path: Path | BinaryIO):
     """Parse a truth file for ``phase`` as ``scoring`` will score it, split included; raises ScoringError."""
     spec = phase.split_spec
     if spec is None:

@@ -8,8 +8,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.challenges.access import get_challenge_for
-from leaderboard.challenges.models import Challenge
+from leaderboard.challenges.access import get_challenge_for, inputs_offered
+from leaderboard.challenges.models import Challenge, Registration
+from leaderboard.challenges.registration import registration_of_user
+from leaderboard.challenges.timeline import timeline
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
 
@@ -24,7 +26,19 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
     grouped: dict[str, list] = {key: [] for key, _ in SECTIONS}
     unpublished = []
     for challenge in challenges.order_by("title"):
-        (grouped[challenge.state(now)] if challenge.is_published else unpublished).append(challenge)
+        if not challenge.is_published:
+            unpublished.append(challenge)
+            continue
+        phases = list(challenge.phases.all())
+        ends = [p.ends_at for p in phases]
+        grouped[challenge.state(now)].append(
+            {
+                "challenge": challenge,
+                "phases": len(phases),
+                "starts": min((p.starts_at for p in phases), default=None),
+                "ends": None if None in ends else max(ends, default=None),
+            }
+        )
     sections = [{"key": key, "title": title, "challenges": grouped[key]} for key, title in SECTIONS]
     return render(request, "challenges/list.html", {"sections": sections, "unpublished": unpublished})
 
@@ -32,21 +46,35 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def challenge_detail(request: HttpRequest, slug: str) -> HttpResponse:
     access = get_challenge_for(request.user, slug)
+    challenge = access.challenge
     now = timezone.now()
+    registration = registration_of_user(challenge, request.user)
+    approved = registration is not None and registration.status == Registration.Status.APPROVED
     phases = [
-        {"phase": phase, "state": phase.state(now), "inputs": _inputs_shown(phase, access.is_organizer, now)}
-        for phase in access.challenge.phases.all()
+        {
+            "entry": entry,
+            "phase": entry.phase,
+            "state": entry.state,
+            "inputs": inputs_offered(entry.phase, access.is_organizer, now),
+            # The submit button: an approved team on an open phase with a test set.
+            "can_submit": approved and entry.state == "open" and entry.phase.has_truth,
+        }
+        for entry in timeline(challenge.phases.all(), now)
     ]
     return render(
         request,
         "challenges/detail.html",
-        {"challenge": access.challenge, "is_organizer": access.is_organizer, "phases": phases, "now": now},
+        {
+            "challenge": challenge,
+            "is_organizer": access.is_organizer,
+            "phases": phases,
+            "now": now,
+            "state": challenge.state(now),
+            "registration": registration,
+            "approved": approved,
+            "announcements": list(challenge.announcements.all()),
+        },
     )
-
-
-def _inputs_shown(phase, is_organizer: bool, now) -> bool:
-    """Test inputs are offered once the phase has started (to its organizers at once)."""
-    return phase.has_truth and (is_organizer or phase.state(now) != "upcoming")
 
 
 @require_GET
@@ -54,7 +82,7 @@ def phase_inputs(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
     """A phase's test keys to predict (never labels, never the usage column)."""
     access = get_challenge_for(request.user, slug)
     phase = next((p for p in access.challenge.phases.all() if p.slug == phase_slug), None)
-    if phase is None or not _inputs_shown(phase, access.is_organizer, timezone.now()):
+    if phase is None or not inputs_offered(phase, access.is_organizer, timezone.now()):
         raise Http404("No test inputs for this phase.")
     try:
         frame = scoring.test_inputs(phase.task, phase_truth(phase))

@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from leaderboard.formatting import metric_text
+from scoring.keys import group_key, spread_key
 
 COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc66aa", "#777777", "#aaaa33", "#33aacc")
 # Confusion matrices and per-class bars show at most this many classes (the most frequent); the table has all.
@@ -169,27 +170,171 @@ def _curves(chart_id: str, title: str, curves: Sequence[dict], x: str, y: str, d
     )
 
 
-def _per_context(contexts: Sequence[dict], truncated: bool) -> dict | None:
+def _calibration(curves: Sequence[dict]) -> dict | None:
+    """The reliability diagram: observed fraction of positives against the mean predicted probability."""
+    if not curves:
+        return None
+    traces = [
+        go.Scatter(
+            x=c["mean_predicted"],
+            y=c["fraction_positive"],
+            mode="lines+markers",
+            name=f"seed {c['seed']} (Brier {metric_text(c['brier'])})",
+            customdata=c["count"],
+            hovertemplate="mean predicted %{x:.3f}<br>fraction positive %{y:.3f}<br>%{customdata} rows<extra></extra>",
+        )
+        for c in curves
+    ]
+    traces.append(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dot"}))
+    fig = figure(traces)
+    fig.update_layout(
+        xaxis={"title": "mean predicted probability", "range": [0, 1]},
+        yaxis={"title": "fraction of positives", "range": [0, 1.02]},
+    )
+    rows = [
+        [f"seed {c['seed']}", f"{mean:.3f}", f"{fraction:.3f}", count, c["brier"]]
+        for c in curves
+        for mean, fraction, count in zip(c["mean_predicted"], c["fraction_positive"], c["count"], strict=True)
+    ]
+    return chart(
+        "calibration",
+        "Calibration (reliability) of the predicted probabilities",
+        fig,
+        ["seed", "mean predicted", "fraction positive", "rows in bin", "Brier score"],
+        rows,
+        note=(
+            "Ten equal-width probability bins (scikit-learn's calibration_curve); empty bins are left out. "
+            "A calibrated model lies on the diagonal. The Brier score (lower is better) is not ranked."
+        ),
+    )
+
+
+# --- breakdowns: ChemicalX's contexts, ImDrug's long-tailed groups ----------------------------
+
+# Up to this many contexts get a bar each; beyond, a histogram (the table keeps every context).
+MAX_CONTEXT_BARS = 60
+EXTREMES = 5
+
+
+def one_class_sentence(report: dict) -> str:
+    """ "12 contexts have one class and no AUROC." (empty when none has)."""
+    counts = report.get("per_context_counts") or {}
+    n = int(counts.get("one_class", 0))
+    if not n:
+        return ""
+    return f"{n} context{'s have' if n != 1 else ' has'} one class in every split's test rows and no AUROC."
+
+
+def _per_context(report: dict) -> dict | None:
+    contexts = report.get("per_context") or []
     if not contexts:
         return None
-    fig = figure(
-        go.Bar(
-            x=[c["context"] for c in contexts],
-            y=[c["auroc"] for c in contexts],
-            customdata=[[c["n_rows"], c["n_positive"]] for c in contexts],
-            hovertemplate="%{x}<br>AUROC %{y:.4f}<br>%{customdata[0]} rows, %{customdata[1]} positive<extra></extra>",
+    if len(contexts) <= MAX_CONTEXT_BARS:
+        fig = figure(
+            go.Bar(
+                x=[c["context"] for c in contexts],
+                y=[c["auroc"] for c in contexts],
+                customdata=[[c["n_rows"], c["n_positive"]] for c in contexts],
+                hovertemplate="%{x}<br>AUROC %{y:.4f}<br>%{customdata[0]} rows, %{customdata[1]} positive"
+                "<extra></extra>",
+            )
         )
-    )
-    fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
+        fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
+    else:
+        fig = figure(go.Histogram(x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025}))
+        fig.update_layout(xaxis={"title": "AUROC", "range": [0, 1]}, yaxis={"title": "contexts"}, showlegend=False)
     rows = [[c["context"], c["auroc"], c["n_splits"], c["n_rows"], c["n_positive"]] for c in contexts]
-    note = "Only the first contexts by name are listed." if truncated else ""
+    notes = [f"{len(contexts)} contexts have an AUROC (the mean over the splits where they have both classes)."]
+    if report.get("per_context_truncated"):
+        notes.append("Only the first contexts by name are listed.")
+    notes.append(one_class_sentence(report))
     return chart(
         "per-context",
         "AUROC per context (mean over splits)",
         fig,
         ["context", "AUROC", "splits", "rows", "positives"],
         rows,
-        note=note,
+        note=" ".join(n for n in notes if n),
+    )
+
+
+def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
+    """The worst and the best ``n`` contexts of one submission (horizontal bars, and the same as a table)."""
+    contexts = [c for c in report.get("per_context") or [] if c.get("auroc") is not None]
+    if len(contexts) < 2:
+        return None
+    ranked = sorted(contexts, key=lambda c: (c["auroc"], c["context"]))
+    worst = ranked[: min(n, len(ranked) // 2 or 1)]
+    best = ranked[len(worst) :][-n:][::-1]
+    shown = [("worst", c) for c in worst] + [("best", c) for c in best]
+    fig = figure(
+        [
+            go.Bar(
+                name=which,
+                orientation="h",
+                y=[short(c["context"], 24) for w, c in shown if w == which],
+                x=[c["auroc"] for w, c in shown if w == which],
+                text=[c["context"] for w, c in shown if w == which],
+                textposition="none",
+                hovertemplate="%{text}<br>AUROC %{x:.4f}<extra></extra>",
+            )
+            for which in ("worst", "best")
+        ]
+    )
+    fig.update_layout(
+        xaxis={"title": "AUROC", "range": [0, 1]},
+        yaxis={"autorange": "reversed", "automargin": True},
+        height=160 + 26 * len(shown),
+    )
+    rows = [[which, c["context"], c["auroc"], c["n_rows"], c["n_positive"]] for which, c in shown]
+    return chart(
+        "context-extremes",
+        f"Worst and best {n} contexts",
+        fig,
+        ["", "context", "AUROC", "rows", "positives"],
+        rows,
+        note=one_class_sentence(report),
+    )
+
+
+GROUP_STATS = (("balanced_accuracy", "balanced accuracy"), ("balanced_f1", "balanced F1"), ("auroc", "AUROC"))
+
+
+def longtail_groups(report: dict) -> dict | None:
+    """ImDrug: balanced accuracy, balanced F1 and AUROC of the head, middle and tail classes (mean over seeds)."""
+    groups = report.get("groups") or {}
+    metrics = groups.get("summary") or {}
+    names = [g for g in ("head", "middle", "tail", "open") if g in (groups.get("sizes") or {})]
+    if not names:
+        return None
+    traces = []
+    for stat, label_ in GROUP_STATS:
+        values = [metrics.get(group_key(g, stat)) for g in names]
+        if all(v is None for v in values):
+            continue
+        errors = [metrics.get(spread_key(group_key(g, stat), "std")) for g in names]
+        traces.append(
+            go.Bar(
+                name=label_,
+                x=names,
+                y=values,
+                error_y={"type": "data", "array": [e or 0 for e in errors], "visible": any(errors)},
+            )
+        )
+    if not traces:
+        return None
+    fig = figure(traces)
+    fig.update_layout(barmode="group", yaxis={"range": [0, 1.05]})
+    sizes = groups["sizes"]
+    rows = [[g, sizes[g], *(metrics.get(group_key(g, stat)) for stat, _ in GROUP_STATS)] for g in names]
+    return chart(
+        "longtail",
+        "Head, middle and tail classes (mean ± std over seeds)",
+        fig,
+        ["group", "classes", *(name for _, name in GROUP_STATS)],
+        rows,
+        note="Groups come with the truth (classes ranked by their frequency in the whole dataset); a group's value "
+        "is the mean of its classes' values, by class id.",
     )
 
 
@@ -250,8 +395,12 @@ def submission_charts(submission) -> list[dict]:
     charts.append(
         _curves("pr", "Precision-recall curves", report.get("pr") or [], "recall", "precision", diagonal=False)
     )
+    charts.append(_calibration(report.get("calibration") or []))
     if report.get("per_context"):
-        charts.append(_per_context(report["per_context"], bool(report.get("per_context_truncated"))))
+        charts.append(_per_context(report))
+        charts.append(context_extremes(report))
+    if report.get("groups"):
+        charts.append(longtail_groups(report))
     if report.get("scatter"):
         charts.append(_regression_scatter(report["scatter"]))
     names = {m.key: m.name for m in submission.phase.task.metrics}

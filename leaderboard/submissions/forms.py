@@ -13,6 +13,7 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions import quotas, staging
+from leaderboard.submissions.models import ModelFamily
 from leaderboard.submissions.services import Metadata, scoring_limits
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
@@ -75,7 +76,17 @@ def previous_answers(user, phase) -> dict:
 
     last = (
         Submission.objects.filter(phase=phase, user=user, is_baseline=False)
-        .only("team_id", "method_name", "paper_url", "code_url", "uses_external_data", "declarations", "is_public")
+        .only(
+            "team_id",
+            "method_name",
+            "paper_url",
+            "code_url",
+            "uses_external_data",
+            "declarations",
+            "is_public",
+            "model_family",
+            "training_hardware",
+        )  # fmt: skip
         .order_by("-created_at")
         .first()
     )
@@ -87,6 +98,8 @@ def previous_answers(user, phase) -> dict:
         "paper_url": last.paper_url,
         "code_url": last.code_url,
         "uses_external_data": "yes" if last.uses_external_data else "no",
+        "model_family": last.model_family,
+        "training_hardware": last.training_hardware,
         "visibility": "public" if last.is_public else "private",
     }
     for key, value in (last.declarations or {}).items():
@@ -117,13 +130,29 @@ class SubmissionForm(forms.Form):
     )
     paper_url = forms.URLField(required=False, label="Paper URL", assume_scheme="https")
     code_url = forms.URLField(required=False, label="Code URL", assume_scheme="https")
+    code_commit_url = forms.URLField(
+        required=False,
+        max_length=300,
+        label="Code commit URL",
+        assume_scheme="https",
+        help_text="A link to the exact commit that made these predictions (e.g. https://github.com/you/repo/commit/1a2b3c4).",
+    )
+    model_family = forms.ChoiceField(
+        required=False, choices=[("", "not said"), *ModelFamily.choices], label="Model family"
+    )
     n_parameters = forms.IntegerField(required=False, min_value=0, label="Number of parameters")
+    training_hardware = forms.CharField(
+        required=False, max_length=100, label="Training hardware", help_text='e.g. "1x NVIDIA A100 40 GB, 6 h".'
+    )
     uses_external_data = _yes_no_field(
-        "Uses external data", "Data beyond the benchmark's own training set (e.g. pretraining corpora).", "no"
+        "Uses external data or pre-training",
+        "Yes if the model saw data beyond the benchmark's own training set, pre-training included "
+        "(a pre-trained language model or graph encoder counts).",
+        "no",
     )
     visibility = forms.ChoiceField(choices=VISIBILITY, widget=forms.RadioSelect, initial="public")
 
-    def __init__(self, *args, phase, user, upload_refused: str = "", **kwargs) -> None:
+    def __init__(self, *args, phase, user, upload_refused: str = "", teams=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Set when the upload handler cut the file off while streaming (uploads.CappedUploadHandler).
         self.upload_refused = upload_refused
@@ -136,8 +165,9 @@ class SubmissionForm(forms.Form):
         self.kept: staging.Staged | None = None
         if self.is_bound:
             self.kept = staging.load(user, self.data.get("staged_file", ""))
-        teams = Team.objects.for_user(user).order_by("-personal", "name")
-        self.teams = teams  # the teams the user may submit for
+        if teams is None:
+            teams = Team.objects.for_user(user).order_by("-personal", "name")
+        self.teams = teams  # the teams the user may submit for (an organized phase: the registered one)
         cast(forms.ModelChoiceField, self.fields["team"]).queryset = teams
         personal = teams.filter(personal=True).first()
         if personal is not None:
@@ -268,6 +298,9 @@ class SubmissionForm(forms.Form):
             code_url=data["code_url"],
             n_parameters=data["n_parameters"],
             uses_external_data=data["uses_external_data"],
+            model_family=data["model_family"],
+            training_hardware=data["training_hardware"].strip(),
+            code_commit_url=data["code_commit_url"],
             declarations=declarations,
             is_public=data["visibility"] == "public",
         )

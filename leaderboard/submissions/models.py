@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from leaderboard.storage import private_storage
@@ -56,11 +56,33 @@ class SubmissionQuerySet(models.QuerySet):
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
 
+    def on_boards(self) -> SubmissionQuerySet:
+        """Scored submissions a board may rank: not hidden by a moderator, and not of a team
+        disqualified from the challenge (``challenges.Registration``). The boards' one filter."""
+        from leaderboard.challenges.models import Registration
+
+        disqualified = Registration.objects.filter(
+            challenge_id=OuterRef("phase__challenge_id"),
+            team_id=OuterRef("team_id"),
+            status=Registration.Status.DISQUALIFIED,
+        )
+        return self.filter(status=Submission.Status.SCORED, is_hidden=False).filter(~Exists(disqualified))
+
     def for_team_phase(self, team: Team, phase: Phase) -> SubmissionQuerySet:
         return self.filter(team=team, phase=phase)
 
     def for_user_phase(self, user, phase: Phase) -> SubmissionQuerySet:
         return self.filter(user=user, phase=phase)
+
+
+class ModelFamily(models.TextChoices):
+    """What kind of model made a submission (the board's "Model family" filter)."""
+
+    GNN = "gnn", "GNN"
+    TRANSFORMER = "transformer", "Transformer"
+    LANGUAGE_MODEL = "language-model", "Language model"
+    FINGERPRINTS = "fingerprints-ml", "Fingerprints + classical ML"
+    OTHER = "other", "Other"
 
 
 class Submission(models.Model):
@@ -90,7 +112,14 @@ class Submission(models.Model):
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
     n_parameters = models.BigIntegerField(null=True, blank=True)
+    # Pre-training on data beyond the benchmark's own training set counts as external data.
     uses_external_data = models.BooleanField(default=False)
+    # Optional structured metadata a researcher filters on (issue 13, item 8); "" = not said.
+    model_family = models.CharField(max_length=20, choices=ModelFamily.choices, blank=True)
+    training_hardware = models.CharField(max_length=100, blank=True, help_text='e.g. "1x NVIDIA A100 40 GB, 6 h"')
+    code_commit_url = models.URLField(
+        max_length=300, blank=True, help_text="A link to the exact commit of the code that made these predictions."
+    )
     # Task-specific declarations keyed by scoring's Declaration.key.
     declarations = models.JSONField(default=dict, blank=True)
     is_public = models.BooleanField(default=True)
@@ -181,6 +210,10 @@ class Submission(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("submissions:detail", args=[self.pk])
 
+    def metadata_for_export(self) -> dict:
+        """The optional method metadata a board row copies (exports and filters read the copy)."""
+        return metadata_dict(self.model_family, self.n_parameters, self.training_hardware, self.code_commit_url)
+
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.SCORED, self.Status.FAILED)
@@ -191,6 +224,16 @@ class Submission(models.Model):
             return None
         earlier = Submission.objects.queued().filter(created_at__lt=self.created_at).count()
         return earlier + 1
+
+
+def metadata_dict(model_family: str, n_parameters: int | None, training_hardware: str, code_commit_url: str) -> dict:
+    """The board row's ``metadata``: the four optional fields, keyed as the exports name them."""
+    return {
+        "model_family": model_family or "",
+        "n_parameters": n_parameters,
+        "training_hardware": training_hardware or "",
+        "code_commit_url": code_commit_url or "",
+    }
 
 
 class ResultQuerySet(models.QuerySet):

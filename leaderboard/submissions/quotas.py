@@ -1,4 +1,4 @@
-"""Submission quotas: per team and per user, per phase, per UTC day and in total; who may submit.
+"""Submission quotas: per team and per user, per phase, per UTC day and in total; who may submit and when.
 
 A user submits to a phase through one team only (``PhaseEntry``: the first
 team they used there; an organizer changes it in the admin), needs a verified
@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.models import Phase
+from leaderboard.challenges.registration import registration_of_user, submission_refusal
 from leaderboard.submissions.models import PhaseEntry, Submission
 
 
@@ -99,6 +100,43 @@ class TeamLocked(SubmissionRefused):
         )
 
 
+class PhaseNotOpen(SubmissionRefused):
+    """The phase has not started yet, or has ended; the message gives the date."""
+
+
+class NotRegistered(SubmissionRefused):
+    """An organized phase: the team has no approved registration for the challenge (or is too large now)."""
+
+
+def _utc(moment: dt.datetime) -> str:
+    return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC"
+
+
+def window_refusal(phase: Phase, now: dt.datetime | None = None) -> str | None:
+    """Why the phase takes no submission at ``now`` (with the date), or None while it is open.
+
+    Phases of a challenge run in order because their windows do: the next phase opens when
+    its start comes, and submitting to a phase outside its window is refused here.
+    """
+    state = phase.state(now)
+    if state == "upcoming":
+        return f"{phase.title} opens {_utc(phase.starts_at)}: it does not take submissions yet."
+    if state == "closed" and phase.ends_at is not None:
+        return f"{phase.title} closed on {_utc(phase.ends_at)}: it no longer takes submissions."
+    return None
+
+
+def registration_refusal(user, team: Team, phase: Phase) -> str | None:
+    """Why ``team`` may not submit to an organized phase (its registration), or None; standing phases: None."""
+    refusal = submission_refusal(phase, team)
+    if refusal is None:
+        return None
+    own = registration_of_user(phase.challenge, user)
+    if own is not None and own.team_id != team.pk and own.status == own.Status.APPROVED:
+        refusal += f" Submit as {own.team.name}, the team you registered."
+    return refusal
+
+
 def entry_team(user, phase: Phase) -> Team | None:
     """The team the user submits through on the phase, or None before their first submission."""
     entry = PhaseEntry.objects.filter(user=user, phase=phase).select_related("team").first()
@@ -106,9 +144,18 @@ def entry_team(user, phase: Phase) -> Team | None:
 
 
 def check_may_submit(user, team: Team, phase: Phase) -> None:
-    """Raise ``SubmissionRefused`` if the user may not submit as ``team`` (no lock; the early check)."""
+    """Raise ``SubmissionRefused`` if the user may not submit as ``team`` (no lock; the early check).
+
+    The one list of rules, for the web form and the API alike: the phase's window (with its
+    dates), a verified address, an approved registration of ``team`` on organized phases,
+    and one team per person and phase.
+    """
+    if refusal := window_refusal(phase):
+        raise PhaseNotOpen(refusal)
     if not user.email_verified:
         raise EmailNotVerified()
+    if refusal := registration_refusal(user, team, phase):
+        raise NotRegistered(refusal)
     bound = entry_team(user, phase)
     if bound is not None and bound.pk != team.pk:
         raise TeamLocked(bound, phase)

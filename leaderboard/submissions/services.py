@@ -36,10 +36,11 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.challenges.services import current_truth_version
-from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
+from leaderboard.challenges.truth_cache import TruthMissing, phase_split, phase_truth
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
+from scoring.splits import ALL, PRIVATE, PUBLIC
 
 if TYPE_CHECKING:
     from django.core.files.uploadedfile import UploadedFile
@@ -113,6 +114,9 @@ class Metadata:
     code_url: str = ""
     n_parameters: int | None = None
     uses_external_data: bool = False
+    model_family: str = ""
+    training_hardware: str = ""
+    code_commit_url: str = ""
     declarations: dict = field(default_factory=dict)
     is_public: bool = True
 
@@ -160,6 +164,9 @@ def create_submission(
         code_url=metadata.code_url,
         n_parameters=metadata.n_parameters,
         uses_external_data=metadata.uses_external_data,
+        model_family=metadata.model_family,
+        training_hardware=metadata.training_hardware,
+        code_commit_url=metadata.code_commit_url,
         declarations=metadata.declarations,
         is_public=metadata.is_public,
         is_baseline=is_baseline,
@@ -297,20 +304,40 @@ def _claimed(submission_id: uuid.UUID | str, claim_token: uuid.UUID | None) -> b
     return rows.update(claim_token=F("claim_token")) == 1
 
 
-def store_score(submission: Submission, score: scoring.Score, *, claim_token: uuid.UUID | None = None) -> bool:
+def _primary(score: scoring.Score) -> float | None:
+    value = score.primary_value
+    return value if value is not None and math.isfinite(value) else None
+
+
+def store_score(
+    submission: Submission,
+    score: scoring.Score | dict[str, scoring.Score],
+    *,
+    claim_token: uuid.UUID | None = None,
+) -> bool:
     """Write a ``scoring.Score`` as the submission's outcome, in one transaction.
 
-    Results (long format), primary value, report, scorer version and status
-    ``scored`` are written together; ``submission_scored`` is sent and the
-    submitter emailed after commit. With ``claim_token``, the write happens only
-    if that claim is still current (a stale claimant's result is discarded and
-    False returned). Replaces any earlier results of the submission.
+    ``score`` is one Score (a phase without a split: stored as part
+    ``public``) or ``scoring.score_parts``' ``{"public", "private", "all"}``
+    Scores of a split phase: every part's results are stored, the public one
+    is the submission's ``primary_value`` and ``report``, the private one its
+    ``private_primary_value`` and ``private_report`` (shown to organizers
+    only until the reveal). Results (long format), primary value, report,
+    scorer version and status ``scored`` are written together;
+    ``submission_scored`` is sent and the submitter emailed after commit.
+    With ``claim_token``, the write happens only if that claim is still
+    current (a stale claimant's result is discarded and False returned).
+    Replaces any earlier results of the submission.
     """
-    primary = score.primary_value
+    parts = score if isinstance(score, dict) else {PUBLIC: score}
+    public = parts[PUBLIC]
+    private = parts.get(PRIVATE)
     outcome = {
-        "primary_value": primary if primary is not None and math.isfinite(primary) else None,
-        "report": _finite(score.report),
-        "scorer_version": str(score.scorer_version)[:20],
+        "primary_value": _primary(public),
+        "report": _finite(public.report),
+        "private_primary_value": _primary(private) if private is not None else None,
+        "private_report": _finite(private.report) if private is not None else None,
+        "scorer_version": str(public.scorer_version)[:20],
         # The phase's current truth: the one the worker loaded (a replaced truth re-scores every submission).
         "truth_version": current_truth_version(submission.phase_id),
         "status": Submission.Status.SCORED,
@@ -323,7 +350,11 @@ def store_score(submission: Submission, score: scoring.Score, *, claim_token: uu
             log.warning("discarding a stale result for submission %s", submission.pk)
             return False
         Result.objects.filter(submission_id=submission.pk).delete()
-        Result.objects.bulk_create(Result.rows_for(submission, score.metrics))
+        rows = []
+        for part in (PUBLIC, PRIVATE, ALL):
+            if part in parts:
+                rows += Result.rows_for(submission, parts[part].metrics, part=part)
+        Result.objects.bulk_create(rows)
         outcome["finished_at"] = timezone.now()
         Submission.objects.filter(pk=submission.pk).update(**outcome)
         transaction.on_commit(partial(_send_finished, submission.pk))
@@ -361,6 +392,8 @@ def mark_failed(
             error_message=message,
             report=_finite(problems) if problems else None,
             primary_value=None,
+            private_primary_value=None,
+            private_report=None,
             finished_at=timezone.now(),
             claim_token=None,
         )
@@ -384,6 +417,8 @@ def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
         "error_message": "",
         "primary_value": None,
         "report": None,
+        "private_primary_value": None,
+        "private_report": None,
         "scorer_version": "",
         "claim_token": None,
         "task_id": "",
@@ -517,14 +552,26 @@ def describe_problems(error: scoring.ScoringError) -> str:
     return f"{total}:\n{shown}" + (f"\n... and {more} more." if more > 0 else "")
 
 
+def _score_file(submission: Submission) -> scoring.Score | dict[str, scoring.Score]:
+    """Score the stored file: one Score, or a split phase's public, private and all-rows Scores.
+
+    A split phase validates the file once against the whole truth (participants
+    predict every test row without knowing which are public), then scores each part.
+    """
+    phase = submission.phase
+    truth = phase_truth(phase)
+    with submission.file.open("rb") as handle:
+        if phase.split_spec is None:
+            return scoring.score_files(phase.task, truth, handle, limits=scoring_limits())
+        return scoring.score_parts(phase.task, truth, handle, phase_split(phase), limits=scoring_limits())
+
+
 def score_claimed(submission_id: str, token) -> str:
     """Score a submission this run has claimed; always ends the row in scored or failed (or raises transient)."""
     submission = Submission.objects.select_related("phase").get(pk=submission_id)
     _test_delay()
     try:
-        truth = phase_truth(submission.phase)
-        with submission.file.open("rb") as handle:
-            score = scoring.score_files(submission.phase.task, truth, handle, limits=scoring_limits())
+        score = _score_file(submission)
     except scoring.ScoringError as error:
         mark_failed(
             submission_id,

@@ -4,11 +4,29 @@ from __future__ import annotations
 
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
+from scoring.splits import ALL, PRIVATE, PUBLIC
 
 
-def overall_results(submission: Submission) -> dict[str, float]:
-    """Results that are not per seed, keyed as scoring names them."""
-    return Result.objects.filter(submission=submission).overall().by_submission().get(str(submission.pk), {})
+def overall_results(submission: Submission, part: str = PUBLIC) -> dict[str, float]:
+    """Results that are not per seed, keyed as scoring names them (of the public test rows unless asked)."""
+    rows = Result.objects.filter(submission=submission).overall()
+    return rows.by_submission(part=part).get(str(submission.pk), {})
+
+
+# The parts a split phase's submission page adds after the reveal (or for organizers), in page order.
+REVEALED_PARTS = ((PRIVATE, "Private test rows"), (ALL, "All test rows"))
+
+
+def revealed_parts(submission: Submission, may_see_private: bool) -> list[dict]:
+    """The private and all-rows headline tables of a scored split-phase submission, when they may be shown."""
+    phase = submission.phase
+    if phase.split_spec is None or submission.status != Submission.Status.SCORED or not may_see_private:
+        return []
+    out = []
+    for part, label in REVEALED_PARTS:
+        results = overall_results(submission, part)
+        out.append({"part": part, "label": label, "headline": headline_metrics(submission, results)})
+    return out
 
 
 def headline_metrics(submission: Submission, results: dict[str, float] | None = None) -> list[dict]:

@@ -10,19 +10,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
+from leaderboard.accounts.models import Team
+from leaderboard.challenges.access import ChallengeAccess, get_challenge_for, inputs_offered
 from leaderboard.challenges.models import Phase
+from leaderboard.challenges.registration import registration_of_user
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
-from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions import access, finals, quotas, services
 from leaderboard.submissions.charts import submission_charts
+from leaderboard.submissions.drug_errors import drug_analysis
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.summary import headline_metrics, status_payload, truth_size
+from leaderboard.submissions.summary import headline_metrics, revealed_parts, status_payload, truth_size
 from leaderboard.submissions.uploads import upload_refused
 
 if TYPE_CHECKING:
@@ -40,13 +46,46 @@ def _phase_or_404(slug: str) -> Phase:
 
 @login_required
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
-    phase = _phase_or_404(slug)
-    can_submit = phase.has_truth and phase.is_open
+    """Submit to a standing task's phase (``/tasks/<slug>/submit/``)."""
+    return _submit(request, _phase_or_404(slug))
+
+
+def _organized_phase_or_404(user, slug: str, phase_slug: str) -> tuple[Phase, ChallengeAccess]:
+    """A phase of an organized challenge the user may see (``challenges.access`` decides), else 404."""
+    challenge_access = get_challenge_for(user, slug)
+    challenge = challenge_access.challenge
+    phase = next((p for p in challenge.phases.all() if p.slug == phase_slug), None)
+    if phase is None:
+        raise Http404("No such phase.")
+    phase.challenge = challenge  # already loaded: the checks read its kind, title and registration rules
+    return phase, challenge_access
+
+
+@login_required
+def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """Submit to a phase of an organized challenge: only the team with an approved registration submits."""
+    phase, _ = _organized_phase_or_404(request.user, slug, phase_slug)
+    user = cast("User", request.user)  # @login_required
+    registration = registration_of_user(phase.challenge, user)
+    teams = Team.objects.filter(pk=registration.team_id) if registration else Team.objects.none()
+    refusal = quotas.registration_refusal(user, registration.team, phase) if registration else None
+    if registration is None:
+        refusal = f"Register a team for {phase.challenge.title} first: the team that registers is the one that submits."
+    return _submit(request, phase, teams=teams, registration=registration, registration_refusal=refusal)
+
+
+def _submit(
+    request: HttpRequest, phase: Phase, *, teams=None, registration=None, registration_refusal: str | None = None
+) -> HttpResponse:
+    """The submit page of any phase; the form, the checks and the services are the same for all."""
+    window = quotas.window_refusal(phase)
+    can_submit = phase.has_truth and window is None and registration_refusal is None
     form = SubmissionForm(
         request.POST or None,
         request.FILES or None,
         phase=phase,
         user=request.user,
+        teams=teams,
         initial=None if request.method == "POST" else previous_answers(request.user, phase),
         upload_refused=upload_refused(request),
     )
@@ -69,13 +108,18 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "phase": phase,
         "task": phase.task,
+        "challenge": phase.challenge,
+        "is_organized": phase.challenge.kind == phase.challenge.Kind.ORGANIZED,
         "form": form,
         "can_submit": can_submit,
-        "is_open": phase.is_open,
+        "is_open": window is None,
+        "window_refusal": window,
+        "registration": registration,
+        "registration_refusal": registration_refusal,
         "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
-        "error_summary": form.error_summary() if form.is_bound else [],
+        "error_summary": form.error_summary() if form.is_bound and can_submit else [],
         "truth_size": truth_size(phase),
     }
     status = 400 if request.method == "POST" else 200
@@ -112,16 +156,37 @@ def example_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _csv_response(example_frame(phase.task, frame), f"{slug}-example.csv")
 
 
+@require_GET
+def phase_example_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """An organized phase's example prediction file, offered when its test inputs are (never labels)."""
+    phase, challenge_access = _organized_phase_or_404(request.user, slug, phase_slug)
+    if not inputs_offered(phase, challenge_access.is_organizer):
+        raise Http404("No example file for this phase.")
+    try:
+        frame = scoring.test_inputs(phase.task, phase_truth(phase))
+    except TruthMissing:
+        raise Http404("No example file for this phase.") from None
+    return _csv_response(example_frame(phase.task, frame), f"{slug}-{phase.slug}-example.csv")
+
+
 def _detail_context(submission: Submission, permissions) -> dict:
-    task = submission.phase.task
+    phase = submission.phase
+    task = phase.task
     scored = submission.status == Submission.Status.SCORED
+    # Private and all-rows values: organizers always, everyone else once the phase is revealed.
+    may_see_private = phase.split_spec is not None and phase.private_visible_to(permissions.is_organizer)
+    parts = ["public", "private", "all"] if may_see_private else ["public"]
     return {
         "submission": submission,
         "task": task,
-        "phase": submission.phase,
+        "phase": phase,
+        "is_split": phase.split_spec is not None,
         "headline": headline_metrics(submission) if scored else [],
-        "all_results": submission.results.order_by("seed", "key") if scored else [],
+        "revealed_parts": revealed_parts(submission, may_see_private),
+        "all_results": submission.results.filter(part__in=parts).order_by("part", "seed", "key") if scored else [],
+        "final": finals_context(submission, permissions),
         "charts": submission_charts(submission) if scored else [],
+        "drugs": drug_analysis(submission) if scored else None,
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],
@@ -129,6 +194,20 @@ def _detail_context(submission: Submission, permissions) -> dict:
         "queue_position": submission.queue_position(),
         "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
+    }
+
+
+def finals_context(submission: Submission, permissions) -> dict | None:
+    """The final-selection box of a submission page (None where the phase lets no team choose)."""
+    phase = submission.phase
+    if not phase.final_selection_allowed or phase.challenge.kind != "organized":
+        return None
+    return {
+        "can_toggle": permissions.can_manage and finals.selection_open(phase),
+        "is_member": permissions.can_manage,
+        "rule": finals.kaggle_rule(phase),
+        "deadline": finals.deadline(phase),
+        "my_url": reverse("submissions:my", args=[phase.challenge.slug, phase.slug]),
     }
 
 
@@ -178,3 +257,55 @@ def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     services.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
     return redirect(submission)
+
+
+@require_POST
+def final(request: HttpRequest, submission_id) -> HttpResponse:
+    """Select (``selected=1``) or unselect a submission as one of its team's finals; back to ``next`` or its page."""
+    submission = access.get_submission_for(request.user, submission_id, access.TEAM)
+    selected = request.POST.get("selected") == "1"
+    try:
+        finals.set_final(submission, selected, request.user)
+    except finals.FinalRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        if selected:
+            messages.success(request, f'"{submission.method_name}" is now one of your team\'s final submissions.')
+        else:
+            messages.success(request, f'"{submission.method_name}" is no longer a final submission.')
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect(submission)
+
+
+@login_required
+def my_submissions(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """The user's teams' submissions on one phase of an organized challenge, with the final-selection toggles."""
+    challenge_access = get_challenge_for(request.user, slug)
+    phase = next((p for p in challenge_access.challenge.phases.all() if p.slug == phase_slug), None)
+    if phase is None:
+        raise Http404("No such phase.")
+    phase.challenge = challenge_access.challenge
+    subs = list(
+        Submission.objects.filter(phase=phase, team__memberships__user=cast("User", request.user))
+        .select_related("team")
+        .distinct()
+        .order_by("-created_at")
+    )
+    show_private = phase.split_spec is not None and phase.private_visible_to(challenge_access.is_organizer)
+    selected = sum(1 for s in subs if s.selected_final)
+    context = {
+        "challenge": challenge_access.challenge,
+        "phase": phase,
+        "task": phase.task,
+        "submissions": subs,
+        "show_private": show_private,
+        "is_split": phase.split_spec is not None,
+        "selection_open": finals.selection_open(phase),
+        "rule": finals.kaggle_rule(phase),
+        "n_selected": selected,
+        "primary_name": phase.task.metric(phase.task.primary).name,
+        "here": request.get_full_path(),
+    }
+    return render(request, "submissions/my.html", context)

@@ -29,8 +29,33 @@ METRICS = (
 )
 
 
+GROUP_NAMES = {"head": "Head", "middle": "Middle", "tail": "Tail", "open": "Open"}
+GROUP_METRIC_NAMES = {"balanced_accuracy": "bal. acc.", "balanced_f1": "bal. F1", "auroc": "AUROC"}
+
+
+def group_metric(key: str) -> MetricDef | None:
+    """``group/{group}/{metric}``: a long-tailed group's balanced accuracy, balanced F1 or AUROC."""
+    parsed = keys.parse_group(key)
+    if parsed is None:
+        return None
+    group, metric = parsed
+    return MetricDef(
+        key,
+        f"{GROUP_NAMES[group]} {GROUP_METRIC_NAMES[metric]}",
+        True,
+        f"{GROUP_METRIC_NAMES[metric]} over the {group} classes (mean of per-class values by class id), "
+        "mean over seeds",
+    )
+
+
 def derived_metric(task: Task, key: str) -> MetricDef | None:
-    """``class/{name}/recall`` and ``class/{name}/f1``."""
+    """``class/{name}/recall``, ``class/{name}/f1`` and ``group/{group}/{metric}``."""
+    spread = keys.parse_spread(key)
+    group = group_metric(spread[0] if spread else key)
+    if group is not None:
+        if spread:
+            return MetricDef(key, f"{group.name} ({spread[1]})", False, f"spread over seeds of {group.name}")
+        return group
     per_class = keys.parse_class(key)
     if per_class is None or per_class[0] not in task.classes:
         return None

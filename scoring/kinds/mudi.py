@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scoring import keys, significance
-from scoring.aligned import MudiAligned
+from scoring.aligned import MetricsResult, MudiAligned
 from scoring.keys import MetricDef
 from scoring.kinds.base import Kind, register
 from scoring.metrics import mudi as metrics
+from scoring.metrics import mudi_drugs
 from scoring.validation import mudi as validation
 
 if TYPE_CHECKING:
@@ -55,8 +56,24 @@ def _headline() -> tuple[MetricDef, ...]:
 METRICS = _headline()
 
 
+BUCKET_STAT_NAMES = {"macro_f1": "Macro F1", "micro_f1": "Micro F1", "pairs": "Gold pairs"}
+
+
+def _bucket_metric(key: str) -> MetricDef | None:
+    parsed = keys.parse_mudi_bucket(key)
+    if parsed is None:
+        return None
+    setting, slug, stat = parsed
+    bucket = next(b for b in keys.DRUG_BUCKETS if b.slug == slug)
+    name = f"{BUCKET_STAT_NAMES[stat]}, {bucket.label} ({SETTING_NAMES[setting]})"
+    return MetricDef(key, name, True, f"{stat} on the pairs whose {bucket.label}, pairs {SETTING_NAMES[setting]}")
+
+
 def derived_metric(task: Task, key: str) -> MetricDef | None:
-    """Per-class precision, recall, F1 and counts: ``{setting}/{class}/{stat}``."""
+    """Per-class precision, recall, F1 and counts: ``{setting}/{class}/{stat}``; drug-frequency buckets."""
+    bucket = _bucket_metric(key)
+    if bucket is not None:
+        return bucket
     parts = key.split("/")
     if len(parts) != 3 or parts[0] not in SETTING_NAMES or parts[1] not in SCOPE_NAMES:
         return None
@@ -106,6 +123,16 @@ def published_checks(metrics: dict[str, float]) -> list[str]:
     return flags
 
 
+def compute(aligned: MudiAligned) -> MetricsResult:
+    """MUDI's metrics plus the per-drug breakdown (``scoring.metrics.mudi_drugs``) from the same counts."""
+    counts = metrics.pair_counts(aligned)
+    result = metrics.result_from_counts(aligned, counts)
+    extra, drugs = mudi_drugs.breakdown(aligned, counts)
+    result.metrics.update(extra)
+    result.report["drugs"] = drugs
+    return result
+
+
 KIND = register(
     Kind(
         name="mudi",
@@ -115,7 +142,7 @@ KIND = register(
         load_truth=validation.load_mudi_truth,
         read_prediction=validation.read_mudi_prediction,
         align=validation.align_mudi,
-        compute=metrics.compute,
+        compute=compute,
         example_value=lambda task: task.classes[0],
         bootstrap=significance.unit_bootstrap(significance.mudi_units),
         derived_metric=derived_metric,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring import significance
+from scoring import keys, significance
 from scoring.aligned import PairAligned
 from scoring.keys import MetricDef
 from scoring.kinds.base import Kind, register
@@ -22,6 +22,23 @@ METRICS = (
     MetricDef("f1", "F1", True, "F1 of the positive class, positive iff propensity > 0.5, mean over splits"),
 )
 
+CONTEXT_NAMES = {"median": "Median context AUROC", "min": "Worst context AUROC", "max": "Best context AUROC"}
+
+
+def derived_metric(task: object, key: str) -> MetricDef | None:
+    """``context/auroc/{median,min,max}``: the spread of the per-context AUROC over contexts."""
+    stat = keys.parse_context(key)
+    if stat is None:
+        return None
+    return MetricDef(
+        key,
+        CONTEXT_NAMES[stat],
+        True,
+        f"{stat} over contexts of the per-context AUROC (each the mean over the splits where the context has both "
+        "classes); contexts with a single class have no AUROC",
+    )
+
+
 KIND = register(
     Kind(
         name="pair",
@@ -33,6 +50,7 @@ KIND = register(
         example_value=lambda task: 0.5,
         bootstrap=significance.pair_bootstrap,
         truth_from_triples=True,
+        derived_metric=derived_metric,
         placeholder_labels=lambda task, n: np.arange(n) % 2,  # 0/1 labels
     )
 )

@@ -13,14 +13,16 @@ from typing import Any
 import numpy as np
 
 from scoring.aligned import MetricsResult, PairAligned, PairSeed
+from scoring.keys import context_key
 from scoring.metrics import curves
+from scoring.metrics.calibration import reliability
 from scoring.metrics.seeds import summarise_seeds
 
 HEADLINE = ("auroc", "aupr", "f1")
 THRESHOLD = 0.5
-# DrugComb has 288 cell lines, the most of any dataset; the cap only guards
-# against a future dataset with thousands of contexts bloating the report.
-MAX_CONTEXTS_IN_REPORT = 300
+# Contexts listed in the report. TWOSIDES in full has ~1,000 side effects; a row per context is
+# ~100 bytes of JSON, so even that stays small. The cap guards against a file with far more.
+MAX_CONTEXTS_IN_REPORT = 5000
 
 
 def f1_at_threshold(y_true: np.ndarray, score: np.ndarray, threshold: float = THRESHOLD) -> float:
@@ -48,26 +50,33 @@ def seed_metrics(seed: PairSeed, order: np.ndarray | None = None) -> tuple[dict[
     return values, counts
 
 
-def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[list[dict[str, Any]], int]:
-    """Mean AUROC per context over the splits where the context has both classes.
+def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> dict[str, Any]:
+    """AUROC per context: the mean over the splits where the context's test rows have both classes.
 
-    ``orders`` holds every split's ``curves.score_order``. Returns the rows
-    (sorted by context name, capped) and the uncapped count.
+    ``orders`` holds every split's ``curves.score_order``. A context whose rows
+    have a single class in every split has no AUROC and is only counted, as is
+    every (context, split) with a single class. Rows are sorted by context name
+    and capped at ``MAX_CONTEXTS_IN_REPORT``; the counts are over all contexts.
     """
     n_contexts = len(aligned.context_names)
     area_sum = np.zeros(n_contexts)
-    n_splits = np.zeros(n_contexts)
-    rows = np.zeros(n_contexts)
-    positives = np.zeros(n_contexts)
+    n_splits = np.zeros(n_contexts, dtype=np.int64)
+    rows = np.zeros(n_contexts, dtype=np.int64)
+    positives = np.zeros(n_contexts, dtype=np.int64)
+    one_class_splits = 0
     for seed_id, seed in aligned.seeds.items():
         area, n_pos, n_neg = curves.grouped_roc_auc(seed.y_true, seed.score, seed.context, n_contexts, orders[seed_id])
         defined = ~np.isnan(area)
         area_sum[defined] += area[defined]
         n_splits += defined
-        rows += n_pos + n_neg
-        positives += n_pos
-    order = sorted(np.flatnonzero(n_splits > 0), key=lambda c: aligned.context_names[c])
-    rows_out = [
+        present = (n_pos + n_neg) > 0
+        one_class_splits += int(np.count_nonzero(present & ~defined))
+        rows += (n_pos + n_neg).astype(np.int64)
+        positives += n_pos.astype(np.int64)
+    scored = np.flatnonzero(n_splits > 0)
+    one_class = np.flatnonzero((n_splits == 0) & (rows > 0))
+    order = sorted(scored, key=lambda c: aligned.context_names[c])
+    listed = [
         {
             "context": aligned.context_names[c],
             "auroc": float(area_sum[c] / n_splits[c]),
@@ -77,7 +86,28 @@ def _per_context(aligned: PairAligned, orders: dict[int, np.ndarray]) -> tuple[l
         }
         for c in order[:MAX_CONTEXTS_IN_REPORT]
     ]
-    return rows_out, len(order)
+    return {
+        "per_context": listed,
+        "per_context_truncated": len(order) > len(listed),
+        "per_context_counts": {
+            "scored": len(scored),
+            "one_class": len(one_class),
+            "one_class_splits": one_class_splits,
+        },
+        "per_context_one_class": sorted(aligned.context_names[c] for c in one_class)[:MAX_CONTEXTS_IN_REPORT],
+        "_areas": area_sum[scored] / n_splits[scored],
+    }
+
+
+def context_summary(areas: np.ndarray) -> dict[str, float]:
+    """``context/auroc/{median,min,max}`` over the contexts with an AUROC (absent when none has one)."""
+    if areas.size == 0:
+        return {}
+    return {
+        context_key("median"): float(np.median(areas)),
+        context_key("min"): float(np.min(areas)),
+        context_key("max"): float(np.max(areas)),
+    }
 
 
 def compute(aligned: PairAligned) -> MetricsResult:
@@ -98,7 +128,13 @@ def compute(aligned: PairAligned) -> MetricsResult:
             roc.append({"seed": seed_id, "fpr": roc_xy["x"], "tpr": roc_xy["y"]})
             pr.append({"seed": seed_id, "recall": pr_xy["x"], "precision": pr_xy["y"]})
     metrics = summarise_seeds(per_seed, "stderr", headline=HEADLINE)
-    contexts, n_contexts = _per_context(aligned, orders)
+    contexts = _per_context(aligned, orders)
+    metrics.update(context_summary(contexts.pop("_areas")))
+    calibration = [
+        {"seed": seed_id, **curve}
+        for seed_id in sorted(aligned.seeds)
+        if (curve := reliability(aligned.seeds[seed_id].y_true, aligned.seeds[seed_id].score)) is not None
+    ]
     report = {
         "seeds": [
             {
@@ -111,7 +147,7 @@ def compute(aligned: PairAligned) -> MetricsResult:
         ],
         "roc": roc,
         "pr": pr,
-        "per_context": contexts,
-        "per_context_truncated": n_contexts > len(contexts),
+        **contexts,
+        "calibration": calibration,
     }
     return MetricsResult(metrics=metrics, report=report)

@@ -10,14 +10,16 @@ from typing import Any
 
 import numpy as np
 
+from scoring import longtail
 from scoring.aligned import (
     ClassificationAligned,
     ClassificationSeed,
     MetricsResult,
     RegressionAligned,
 )
-from scoring.keys import class_key
+from scoring.keys import class_key, parse_group
 from scoring.metrics import curves
+from scoring.metrics.calibration import reliability
 from scoring.metrics.seeds import summarise_seeds
 
 CLASSIFICATION_HEADLINE = ("balanced_accuracy", "balanced_f1", "auroc", "macro_f1")
@@ -74,6 +76,17 @@ def sklearn_per_class(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return _ratio(tp, predicted), _ratio(tp, support), _ratio(2 * tp, support + predicted)
 
 
+def class_aurocs(y_true: np.ndarray, proba: np.ndarray) -> np.ndarray:
+    """Per-class one-vs-rest AUROC of each probability column; NaN for a class without gold rows (or others)."""
+    y = np.asarray(y_true)
+    areas = np.full(proba.shape[1], np.nan)
+    for k in range(proba.shape[1]):
+        area = curves.roc_auc(curves.binary_counts(y == k, proba[:, k]))
+        if area is not None:
+            areas[k] = area
+    return areas
+
+
 def ovr_auroc(y_true: np.ndarray, proba: np.ndarray) -> float | None:
     """One-vs-rest AUROC, unweighted mean over classes; None if gold has one class.
 
@@ -94,8 +107,20 @@ def ovr_auroc(y_true: np.ndarray, proba: np.ndarray) -> float | None:
     return float(np.mean(areas))
 
 
+def _group_values(cm: np.ndarray, seed: ClassificationSeed, class_groups: longtail.ClassGroups) -> dict[str, float]:
+    """One seed's head/middle/tail values, averaged by class id (``scoring.longtail``)."""
+    precision, recall = balanced_precision_recall(cm)
+    f1 = _ratio(2 * precision * recall, precision + recall)
+    gold = cm.sum(axis=1) > 0
+    used = gold | (cm.sum(axis=0) > 0)
+    areas = None
+    if seed.proba is not None:
+        areas = class_aurocs(seed.y_true, np.asarray(seed.proba, dtype=np.float64))
+    return longtail.group_values(class_groups, recall, f1, gold, used, areas)
+
+
 def _classification_seed(
-    seed: ClassificationSeed, class_names: tuple[str, ...]
+    seed: ClassificationSeed, class_names: tuple[str, ...], class_groups: longtail.ClassGroups | None = None
 ) -> tuple[dict[str, float], dict[str, Any]]:
     n_classes = len(class_names)
     cm = confusion_matrix(seed.y_true, seed.y_pred, n_classes)
@@ -111,6 +136,8 @@ def _classification_seed(
         area = ovr_auroc(seed.y_true, np.asarray(seed.proba, dtype=np.float64))
         if area is not None:
             values["auroc"] = area
+    if class_groups is not None:
+        values.update(_group_values(cm, seed, class_groups))
     for k, name in enumerate(class_names):
         # Recall needs gold rows; F1 follows scikit-learn's label set (gold or predicted).
         if support[k] > 0:
@@ -144,6 +171,39 @@ def _class_curves(aligned: ClassificationAligned) -> dict[str, list[dict[str, An
     return {"roc": roc, "pr": pr}
 
 
+def _group_report(
+    class_groups: longtail.ClassGroups,
+    names: tuple[str, ...],
+    per_seed: dict[int, dict[str, float]],
+    metrics: dict[str, float],
+) -> dict[str, Any]:
+    """The grouping, its values (mean and std over seeds, as the metrics) and per-seed values, for the pages."""
+    summary = {k: v for k, v in metrics.items() if parse_group(k) or parse_group(k.rsplit("/", 1)[0])}
+    return {
+        "summary": summary,
+        "sizes": dict(longtail.group_counts(class_groups)),
+        "classes": {
+            g: [n for n, x in zip(names, class_groups, strict=True) if x == g] for g in longtail.groups_in(class_groups)
+        },
+        "seeds": [{"seed": s, **{k: v for k, v in per_seed[s].items() if parse_group(k)}} for s in sorted(per_seed)],
+    }
+
+
+def _calibration(aligned: ClassificationAligned) -> list[dict[str, Any]]:
+    """Reliability curves per seed of a binary task's positive-class probabilities (empty otherwise)."""
+    if len(aligned.class_names) != 2:
+        return []
+    out = []
+    for seed_id in sorted(aligned.seeds):
+        seed = aligned.seeds[seed_id]
+        if seed.proba is None:
+            continue
+        curve = reliability(np.asarray(seed.y_true) == 1, np.asarray(seed.proba, dtype=np.float64)[:, 1])
+        if curve is not None:
+            out.append({"seed": seed_id, **curve})
+    return out
+
+
 def _xy(points: dict[str, list[float]], x: str, y: str) -> dict[str, list[float]]:
     return {x: points["x"], y: points["y"]}
 
@@ -154,8 +214,10 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
     per_seed: dict[int, dict[str, float]] = {}
     details: dict[int, dict[str, Any]] = {}
     for seed_id in sorted(aligned.seeds):
-        per_seed[seed_id], details[seed_id] = _classification_seed(aligned.seeds[seed_id], names)
-    metrics = summarise_seeds(per_seed, "std", headline=CLASSIFICATION_HEADLINE)
+        per_seed[seed_id], details[seed_id] = _classification_seed(aligned.seeds[seed_id], names, aligned.class_groups)
+    # A group's value is a mean over seeds only when every seed has it, like the headline metrics.
+    group_keys = [key for values in per_seed.values() for key in values if parse_group(key)]
+    metrics = summarise_seeds(per_seed, "std", headline=(*CLASSIFICATION_HEADLINE, *group_keys))
 
     total_cm = sum(d["cm"] for d in details.values())
     rows = []
@@ -187,7 +249,10 @@ def compute_classification(aligned: ClassificationAligned) -> MetricsResult:
             "summed_over_seeds": True,
         },
         **_class_curves(aligned),
+        "calibration": _calibration(aligned),
     }
+    if aligned.class_groups is not None:
+        report["groups"] = _group_report(aligned.class_groups, names, per_seed, metrics)
     return MetricsResult(metrics=metrics, report=report)
 
 

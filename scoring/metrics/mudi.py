@@ -43,6 +43,8 @@ class MudiCounts:
     per_pair: np.ndarray
     n_gold_pairs: int
     confusion: dict[str, np.ndarray]  # setting -> (4, 5) counts, see confusion_labels()
+    # (n_gold_pairs, 2) drug codes (smaller first) of each unordered gold pair, in per_pair's row order.
+    gold_pair_drugs: np.ndarray | None = None
 
     def totals(self) -> np.ndarray:
         """Counts over the whole test set, shape (2, 3, 3)."""
@@ -147,7 +149,8 @@ def pair_counts(aligned: MudiAligned) -> MudiCounts:
         rows = np.stack([*gbits, (gmask == 0).astype(np.int64)], axis=1).astype(np.float64)
         cols = np.stack([*qbits, (qmask == 0).astype(np.int64)], axis=1).astype(np.float64)
         confusion[setting] = (rows.T @ cols).round().astype(np.int64)
-    return MudiCounts(per_pair=per_pair, n_gold_pairs=n_gold, confusion=confusion)
+    drugs = np.stack([gold_unordered // n, gold_unordered % n], axis=1)
+    return MudiCounts(per_pair=per_pair, n_gold_pairs=n_gold, confusion=confusion, gold_pair_drugs=drugs)
 
 
 def confusion_labels() -> tuple[list[str], list[str]]:
@@ -159,7 +162,11 @@ def confusion_labels() -> tuple[list[str], list[str]]:
 
 def compute(aligned: MudiAligned) -> MetricsResult:
     """Score a MUDI submission: every ``{setting}/{scope}/{stat}`` key plus a report."""
-    counts = pair_counts(aligned)
+    return result_from_counts(aligned, pair_counts(aligned))
+
+
+def result_from_counts(aligned: MudiAligned, counts: MudiCounts) -> MetricsResult:
+    """``compute`` from counts already made by ``pair_counts`` (the kind reuses them per drug)."""
     scores = scores_from_counts(counts.totals())
     metrics: dict[str, float] = {}
     for key, value in scores.items():

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from scoring import longtail
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
-from scoring.readers import Limits, RawFile, Table, check_columns, parse_rows
+from scoring.readers import Limits, RawFile, Source, Table, check_columns, load_raw, parse_rows
 from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
@@ -78,21 +79,52 @@ def class_codes(table: Table, column: str, classes: tuple[str, ...], problems: P
 
 def _truth_table(task: Task, raw: RawFile, limits: Limits, numeric_label: bool) -> Table:
     apply_aliases(raw, TRUTH_ALIASES)
-    check_columns(raw, required=[ID, LABEL], optional=[SEED], display=[SEED, ID, LABEL])
+    # Classification truths may carry each class's long-tailed group (scoring.longtail).
+    grouped = [] if numeric_label else [longtail.GROUP_COLUMN]
+    display = [SEED, ID, LABEL] + (
+        [f"{longtail.GROUP_COLUMN} (optional: head, middle, tail or open)"] if grouped else []
+    )
+    check_columns(raw, required=[ID, LABEL], optional=[SEED, *grouped], display=display)
     numeric = [LABEL] if numeric_label else []
     categorical = [c for c in raw.header if c not in numeric]
     return parse_rows(raw, categorical=categorical, numeric=numeric, limits=limits, keep_going=True)
 
 
 def load_classification_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:
-    """Parse and validate an ImDrug classification truth file."""
+    """Parse and validate an ImDrug classification truth file (with an optional ``group`` column)."""
     table = _truth_table(task, raw, limits, numeric_label=False)
     problems = table.start_problems()
     labels = class_codes(table, LABEL, task.classes, problems)
+    groups = None
+    if longtail.GROUP_COLUMN in table.frame:
+        groups = longtail.groups_from_truth_column(table, labels, len(task.classes), problems)
     truth = build_keyed_truth(task, table, (ID,), labels, problems, unique=True)
     problems.raise_if_any()
     assert truth is not None  # None only with problems, raised just above
-    return truth
+    return longtail.with_class_groups(truth, groups)
+
+
+def read_group_mapping(task: Task, source: Source) -> longtail.ClassGroups:
+    """Parse an organizer's ``class,group`` mapping for ``task`` (class by name or 0-based index).
+
+    Raises ScoringError with every located problem: an unknown class or group,
+    a class named twice with different groups. Classes it leaves out get no group.
+    """
+    raw = load_raw(source, what="group mapping")
+    check_columns(raw, required=[longtail.MAPPING_CLASS, longtail.GROUP_COLUMN])
+    table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits(), keep_going=True)
+    problems = table.start_problems()
+    if len(table) == 0:
+        raise fail("The group mapping has no rows; give one line per class: class,group.", line=2)
+    codes = class_codes(table, longtail.MAPPING_CLASS, task.classes, problems)
+    groups = longtail.assign_groups(table, longtail.GROUP_COLUMN, codes, len(task.classes), problems, "class")
+    problems.raise_if_any()
+    return groups
+
+
+def attach_group_mapping(task: Task, truth: KeyedTruth, source: Source) -> KeyedTruth:
+    """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
+    return longtail.with_class_groups(truth, read_group_mapping(task, source))
 
 
 def load_regression_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:
@@ -203,7 +235,8 @@ def align_classification(task: Task, truth: KeyedTruth, table: Table) -> tuple[C
             y_pred=y_pred[chosen],
             proba=None if proba is None else proba[chosen],
         )
-    return ClassificationAligned(seeds=seeds, class_names=tuple(task.classes)), len(table)
+    groups = longtail.class_groups_of(truth)
+    return ClassificationAligned(seeds=seeds, class_names=tuple(task.classes), class_groups=groups), len(table)
 
 
 def align_regression(task: Task, truth: KeyedTruth, table: Table) -> tuple[RegressionAligned, int]:

@@ -66,6 +66,17 @@ class KeyedTruth(Truth):
         return np.flatnonzero(~pd.Series(self.keys).duplicated().to_numpy())
 
 
+@dataclass(frozen=True)
+class GroupedTruth(KeyedTruth):
+    """An ImDrug classification truth with each class's long-tailed group (``scoring.longtail``).
+
+    ``class_groups`` follows the task's class order; None for a class the
+    grouping does not name, and None altogether without a grouping.
+    """
+
+    class_groups: tuple[str | None, ...] | None = None
+
+
 def _key(seed_codes: np.ndarray, codes: list[np.ndarray], n_seeds: int, vocabularies: list[pd.Index]) -> np.ndarray:
     return combine([seed_codes, *codes], [n_seeds, *(len(v) for v in vocabularies)])
 

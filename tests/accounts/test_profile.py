@@ -98,6 +98,6 @@ def test_the_profile_says_when_the_user_may_host_challenges(client, alice):
     from pytest_django.asserts import assertContains, assertNotContains
 
     client.force_login(alice)
-    assertNotContains(client.get("/accounts/profile/"), "Can host challenges")
+    assertNotContains(client.get("/accounts/profile/"), "You can host challenges")
     alice.user_permissions.add(Permission.objects.get(codename="host_challenges"))
-    assertContains(client.get("/accounts/profile/"), "Can host challenges")
+    assertContains(client.get("/accounts/profile/"), "You can host challenges")

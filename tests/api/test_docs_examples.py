@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from leaderboard.challenges.models import Challenge, Phase
 from tests.boards.conftest import mudi_metrics, scored
 from tests.conftest import REPO, require
 from tests.submissions.helpers import invalid_mudi_csv, mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
@@ -33,8 +34,31 @@ def test_the_doc_has_an_example_for_every_endpoint():
     text = "".join(body for _, body in examples())
     for path in ("/api/v1/tasks\"", "/api/v1/tasks/mudi\"", "/leaderboard", "/api/v1/challenges\"",
                  "/phases/mudi\"", "/phases/mudi/submissions", "/tasks/mudi/submissions", "/submissions/$SUBMISSION_ID",
-                 "/api/v1/submissions?", "-X PATCH", "inputs.csv", "example.csv", "If-None-Match"):  # fmt: skip
+                 "/api/v1/submissions?", "-X PATCH", "inputs.csv", "example.csv", "If-None-Match",
+                 "/phases/test/truth", "/api/v1/challenges/mudi-2027/rerun", "/moderation",
+                 "/teams/alice-lab/disqualify", "/api/v1/challenges/mudi-2027/export.csv"):  # fmt: skip
         assert path in text, path
+
+
+def moderation_examples(alice, make_token) -> dict[str, str]:
+    """The organized challenge the moderation examples act on: mudi-2027, organized by olive, where team
+    Alice Lab is registered with one scored and one failed submission. Returns the examples' variables."""
+    from leaderboard.accounts.services import create_team, create_user
+    from leaderboard.challenges.models import Challenge, Phase, Registration
+    from tests.moderation.conftest import make_submission
+
+    olive = create_user("olive", "olive@example.org", "correct-horse-battery-staple", email_verified=True)
+    challenge, _ = Challenge.objects.get_or_create(
+        slug="mudi-2027", defaults={"title": "MUDI held-out pairs 2027", "kind": Challenge.Kind.ORGANIZED}
+    )
+    challenge.organizers.add(olive)
+    phase, _ = Phase.objects.get_or_create(challenge=challenge, slug="test",
+                                           defaults={"title": "Test phase", "task_slug": "mudi"})  # fmt: skip
+    lab = create_team(alice, "Alice Lab")
+    Registration.objects.create(challenge=challenge, team=lab, user=alice)
+    moderated = make_submission(phase, lab, "GraphDDI")
+    make_submission(phase, lab, "Broken", status="failed")
+    return {"DDI_ORGANIZER_TOKEN": make_token(olive, "organize"), "MODERATED_ID": str(moderated.pk)}
 
 
 def test_every_curl_example_answers_its_documented_status(live_server, alice, make_token, tmp_path, settings):
@@ -46,9 +70,19 @@ def test_every_curl_example_answers_its_documented_status(live_server, alice, ma
     )
     (tmp_path / "predictions.csv").write_bytes(mudi_prediction_csv())
     (tmp_path / "invalid.csv").write_bytes(invalid_mudi_csv())
+    organized = Challenge.objects.create(slug="mudi-2027", title="MUDI 2027", kind="organized")
+    organized.organizers.add(alice)
+    Phase.objects.create(challenge=organized, slug="test", title="Test", task_slug="mudi")
+    (tmp_path / "truth.csv").write_bytes(mudi_truth_csv())
+    (tmp_path / "invalid-truth.csv").write_bytes(invalid_mudi_csv())
     env = dict(
-        os.environ, DDI_URL=live_server.url, DDI_TOKEN=make_token(alice, "submit"), SUBMISSION_ID=str(submission.pk)
+        os.environ,
+        DDI_URL=live_server.url,
+        DDI_TOKEN=make_token(alice, "submit"),
+        SUBMISSION_ID=str(submission.pk),
+        DDI_ORGANIZER_TOKEN=make_token(alice, "organize"),
     )
+    env.update(moderation_examples(alice, make_token))
     ran = 0
     for expected, body in examples():
         done = subprocess.run(["bash", "-c", PRELUDE + body], env=env, cwd=tmp_path, capture_output=True, text=True,

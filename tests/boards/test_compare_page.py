@@ -1,4 +1,4 @@
-"""/compare/?ids=...: two to four submissions side by side with a paired bootstrap."""
+"""/compare/?ids=...: two to four submissions side by side with the board's pairwise test, Holm-corrected."""
 
 from __future__ import annotations
 
@@ -64,11 +64,36 @@ def test_the_test_is_computed_once_and_then_read_from_the_cache(client, subs, co
     assert PairTest.objects.count() == 1
 
 
-def test_up_to_four_submissions_each_tested_against_the_first(client, subs, bob, compare_tests_run_at_once):
+def test_four_submissions_are_tested_pairwise_with_holms_correction(client, subs, bob, compare_tests_run_at_once):
     client.login(username="bob", password=PASSWORD)
     response = compare_tests_run_at_once(client, url(subs["a"], subs["b"], subs["c"], subs["secret"]))
     assert response.status_code == 200
-    assert response.content.decode().count('class="p-value"') == 3
+    html = response.content.decode()
+    assert html.count('class="p-value"') == 6
+    assert html.count('class="p-adjusted"') == 6
+    assert "Holm&#x27;s correction across the 6 pairs" in html
+    raw = sorted(t.p_value for t in PairTest.objects.all())
+    assert f'<span class="p-adjusted">p = {min(1.0, 6 * raw[0]):.4f}</span>' in html
+
+
+def test_a_multi_seed_task_uses_the_paired_t_test_over_seeds_in_the_page(client, standing, alice_lab, charlie):
+    from scipy import stats  # reference only
+
+    phase = phase_for("chemicalx-twosides")
+    a = scored(phase, alice_lab, "A", pair_metrics(0.8, 0.01))
+    b_metrics = pair_metrics(0.7, 0.02)
+    b_metrics["seed/3/auroc"] += 0.005
+    b = scored(phase, charlie.personal_team, "B", b_metrics, minutes=1)
+
+    html = client.get(url(a, b)).content.decode()
+
+    per_a = [pair_metrics(0.8, 0.01)[f"seed/{s}/auroc"] for s in range(10)]
+    per_b = [b_metrics[f"seed/{s}/auroc"] for s in range(10)]
+    expected = stats.ttest_rel(per_a, per_b).pvalue
+    assert f'<span class="p-value">p = {expected:.4f}</span>' in html
+    assert '<span class="n-seeds">10</span> seeds' in html
+    assert "Paired t-test over the per-seed values" in html
+    assert not PairTest.objects.exists()
 
 
 def test_the_direction_control_tests_the_agnostic_metric(client, subs, compare_tests_run_at_once):
@@ -119,9 +144,9 @@ def test_submissions_of_different_tasks_cannot_be_compared(client, subs, alice_l
 
 
 def test_a_missing_truth_file_is_reported_not_crashed(client, standing, alice_lab, charlie):
-    phase = phase_for("chemicalx-twosides")
-    a = scored(phase, alice_lab, "A", pair_metrics(0.8))
-    b = scored(phase, charlie.personal_team, "B", pair_metrics(0.7))
+    phase = phase_for("mudi")
+    a = scored(phase, alice_lab, "A", mudi_metrics(0.8))
+    b = scored(phase, charlie.personal_team, "B", mudi_metrics(0.7))
     response = client.get(url(a, b))
     assert response.status_code == 200
     assert b"the task&#x27;s truth file is not available" in response.content

@@ -196,5 +196,5 @@ def test_a_closed_phase_cannot_take_submissions(alice_client, alice, mudi_phase,
     mudi_phase.ends_at = timezone.now()
     mudi_phase.save()
     response = submit(alice_client, mudi_prediction_csv(), alice.personal_team)
-    assert b"closed for submissions" in response.content
+    assert b"closed on " in response.content and b"UTC: it no longer takes submissions" in response.content
     assert Submission.objects.count() == 0

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
+from leaderboard.boards.matrix import enqueue_stale, refresh_phase
 from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase
 from leaderboard.challenges.models import Phase
@@ -13,7 +14,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("tasks", nargs="*", help="task slugs (default: all)")
-        parser.add_argument("--tests", action="store_true", help="also run missing bootstrap tests here")
+        parser.add_argument(
+            "--tests", action="store_true", help="also run missing bootstrap tests and significance matrices here"
+        )
 
     def handle(self, *args, tasks, tests, **options) -> None:
         phases = Phase.objects.filter(pk__in=Submission.objects.scored().values("phase_id"))
@@ -23,4 +26,8 @@ class Command(BaseCommand):
             recompute_phase(phase, enqueue_tests=not tests)
             if tests and run_pending_tests(phase):
                 recompute_phase(phase, enqueue_tests=False)
+            if tests:
+                refresh_phase(phase.pk)
+            else:
+                enqueue_stale(phase.pk)
             self.stdout.write(f"rebuilt {phase}")

@@ -21,6 +21,7 @@ import scoring
 from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
+from leaderboard.drugs.loader import default_source as default_drug_source
 from leaderboard.submissions.baselines import ensure_baselines
 from leaderboard.submissions.services import score_submission
 
@@ -77,6 +78,9 @@ class Command(BaseCommand):
         literature_dir = Path(settings.SHARED_DATA_DIR) / "data" / "literature"
         if literature_dir.is_dir():  # published results beside the boards (every file of the folder)
             call_command("load_literature", str(literature_dir), stdout=self.stdout)
+        # The drug pages: after the truths, so each drug's MUDI test pairs are counted from the loaded one.
+        if Path(default_drug_source()).exists() or "://" in default_drug_source():
+            call_command("load_drugs", stdout=self.stdout)
         self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
 
 

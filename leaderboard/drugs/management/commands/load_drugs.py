@@ -1,0 +1,38 @@
+"""manage.py load_drugs [PATH_OR_URL]: the drug pages' data, structures drawn and test pairs counted at import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from leaderboard.drugs.loader import DrugInfoError, default_source, load
+
+
+class Command(BaseCommand):
+    help = (
+        "Import MUDI's drug information (name, formula, SMILES, description) from a path or an http(s) URL "
+        "(default: settings.DRUG_INFO_SOURCE, else <shared>/data/mudi/drug_info.json). Draws each structure "
+        "with RDKit once and counts each drug's test pairs by class from the loaded MUDI truth."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("source", nargs="?", help="a path or URL of drug_info.json")
+
+    def handle(self, *args: Any, source: str | None = None, **options: Any) -> None:
+        source = source or default_source()
+        try:
+            report = load(source)
+        except DrugInfoError as error:
+            raise CommandError(str(error)) from error
+        counted = (
+            f"test pairs counted for {report.counted} from truth {report.truth[:12]}"
+            if report.truth
+            else "no MUDI truth loaded, so no test pairs counted"
+        )
+        self.stdout.write(
+            f"Drugs from {source}: {report.created} created, {report.updated} updated, {report.drawn} drawn, "
+            f"{len(report.unreadable)} SMILES RDKit could not read; {counted}."
+        )
+        if report.unreadable:
+            self.stdout.write(f"  no drawing (unreadable SMILES): {', '.join(report.unreadable[:20])}")
