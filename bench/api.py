@@ -26,22 +26,25 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))  # before bench/: bench/leaderboard.py would shadow the package
-DATABASE_URL = "postgres://postgres@127.0.0.1:5432/api"
+import _setup
+
+REPO = _setup.REPO
+DATABASE = "api"
 REDIS_URL = "redis://127.0.0.1:6379/7"
 TARGETS_MS = {"board": 100.0, "not_modified": 20.0}
 N_TOKENS = 20
+percentile = _setup.percentile
+start = _setup.start
+wait_for_log = _setup.wait_for_log
+upload_all = _setup.upload_all
 
 
 def _bench_leaderboard():
@@ -52,117 +55,25 @@ def _bench_leaderboard():
     return module
 
 
-def environment(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTEST_VERSION", None)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "leaderboard.settings",
-            "DATABASE_URL": DATABASE_URL,
-            "REDIS_URL": REDIS_URL,
-            "VAR_DIR": str(tmp / "var"),
-            "STATIC_ROOT": str(tmp / "static"),
-            "DEBUG": "0",
-            "SECRET_KEY": secrets.token_hex(32),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "WARNING",
-            "API_RATE_LIMIT": "1000000/minute",
-            "API_UPLOAD_RATE_LIMIT": "1000000/minute",
-            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        }
-    )
-    (tmp / "var").mkdir()
-    return env
-
-
 def fresh_services() -> None:
-    import psycopg
     import redis
 
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as connection:
-        connection.execute("DROP DATABASE IF EXISTS api WITH (FORCE)")
-        connection.execute("CREATE DATABASE api")
+    _setup.fresh_database(DATABASE)
     redis.Redis.from_url(REDIS_URL).flushdb()
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def start(args: list[str], env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        args, cwd=REPO, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT, start_new_session=True
-    )
-
-
-def wait_for_log(process: subprocess.Popen, log: Path, text: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in log.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"{log.name}: not ready:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.1)
-
-
 def prepare(tmp: Path, board_rows: int) -> tuple[list[str], bytes]:
-    """Database content; returns the tokens and a valid upload."""
-    import django
+    """Database content (bench/_setup.py's uploads phase, plus a seeded MUDI board); the tokens and an upload."""
+    tokens, upload, _ = _setup.prepare_uploads(tmp, N_TOKENS, prefix="api-bench")
+    from leaderboard.boards.recompute import recompute_phase
 
-    django.setup()
-    from django.core.management import call_command
-
-    import scoring
-    from leaderboard.accounts.services import create_user
-    from leaderboard.api.tokens import create_token
-    from leaderboard.challenges.demo_truths import demo_truth
-    from leaderboard.challenges.models import Phase
-    from leaderboard.challenges.services import import_truth, sync_standing_challenges
-    from leaderboard.challenges.truth_cache import phase_truth
-    from leaderboard.submissions.examples import example_frame
-
-    call_command("migrate", verbosity=0)
-    sync_standing_challenges()
-    Phase.objects.update(daily_limit=100_000, total_limit=100_000)
-    phase = Phase.objects.get(task_slug="imdrug-hiv-random")
-    import_truth(phase, demo_truth(phase.task, tmp).path, synthetic=True)
-    phase.refresh_from_db()
-    upload = example_frame(phase.task, scoring.test_inputs(phase.task, phase_truth(phase))).to_csv(index=False)
-    tokens = []
-    for i in range(N_TOKENS):
-        user = create_user(f"api-bench-{i}", f"api-bench-{i}@example.org", secrets.token_urlsafe(16))
-        tokens.append(create_token(user, "bench", "submit")[1])
     began = time.perf_counter()
-    _bench_leaderboard().seed("mudi", board_rows, 2)
+    seeder = _bench_leaderboard().Seeder("mudi")
+    seeder.people(max(1, board_rows // 2))
+    seeder.submissions(0, board_rows)
+    recompute_phase(seeder.phase, enqueue_tests=False)
     print(f"seeded {board_rows:,} scored MUDI submissions and rebuilt the board in {time.perf_counter() - began:.1f} s")
-    return tokens, upload.encode()
-
-
-def upload_all(base: str, tokens: list[str], content: bytes, n: int) -> list[tuple[str, float, int]]:
-    """n uploads at once; (submission id or "", wall-clock start, status) each."""
-    import httpx
-
-    results: list[tuple[str, float, int]] = [("", 0.0, 0)] * n
-    barrier = threading.Barrier(n)
-
-    def one(i: int) -> None:
-        with httpx.Client(base_url=base, timeout=300) as client:
-            barrier.wait()
-            began = time.time()
-            response = client.post(
-                "/api/v1/tasks/imdrug-hiv-random/submissions",
-                headers={"Authorization": f"Bearer {tokens[i % len(tokens)]}"},
-                data={"method_name": f"bench-{i}"},
-                files={"file": ("predictions.csv", content, "text/csv")},
-            )
-            sid = response.json().get("id", "") if response.status_code == 202 else ""
-            results[i] = (sid, began, response.status_code)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+    return tokens, upload
 
 
 def wait_scored(ids: list[str], timeout: float) -> None:
@@ -202,14 +113,13 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-api-"))
     processes: list[subprocess.Popen] = []
     try:
-        env = environment(tmp)
-        os.environ.update(env)
+        env = _setup.environment(tmp, database=DATABASE, redis_url=REDIS_URL)
         fresh_services()
         tokens, content = prepare(tmp, args.board_rows)
         from leaderboard.boards.exports import header  # noqa: F401 (Django is set up: fail early if not)
         from leaderboard.submissions.models import Result, Submission
 
-        port = _bench_leaderboard().free_port()
+        port = _setup.free_port()
         base = f"http://127.0.0.1:{port}"
         web_log = tmp / "gunicorn.log"
         processes.append(start([sys.executable, "-m", "gunicorn", "leaderboard.wsgi", "-b", f"127.0.0.1:{port}",
