@@ -32,9 +32,9 @@ install-dev: $(VENV)/.installed-dev
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py ensure_demo_user
 	$(PY) manage.py load_benchmarks --demo
 	$(PY) manage.py recompute_boards
-	$(PY) manage.py ensure_demo_user
 	$(PY) manage.py runall --port $(PORT)
 
 # Debian's chromium for the browser tests: installed only when missing and we are root.

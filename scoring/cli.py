@@ -12,11 +12,12 @@ import math
 import sys
 from collections.abc import Sequence
 
-from scoring.api import Score, resolve_task, score_files
+from scoring.api import Score, load_truth, resolve_task, score_files
 from scoring.errors import ScoringError, fail
 from scoring.registry import TASKS, Task
 from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
 from scoring.truth import make_chemicalx_truth, test_inputs, validate_prediction, write_csv
+from scoring.validation.imdrug import attach_group_mapping
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("task", help="task slug (see `tasks`)")
     score.add_argument("--truth", required=True, help="truth file (CSV/TSV, optionally gzip)")
     score.add_argument("--pred", required=True, help="prediction file (CSV/TSV, optionally gzip)")
+    score.add_argument("--groups", help="classification: a class,group file giving each class's head/middle/tail group")
     score.add_argument("--json", action="store_true", help="print one JSON object")
     score.add_argument(
         "--split",
@@ -131,10 +133,17 @@ def _tasks() -> int:
 
 def _score(args: argparse.Namespace) -> int:
     task = resolve_task(args.task)
+    truth = args.truth
+    if args.groups:
+        if not task.kind_def.class_groups:
+            raise fail(f"--groups is for classification tasks; {task.slug} has no class groups.")
+        if args.split is not None:
+            raise fail("--groups cannot be combined with --split; add a group column to the truth instead.")
+        truth = attach_group_mapping(task, load_truth(task, args.truth), args.groups)
     if args.split is None:
         if args.fraction is not None:
             raise fail("--fraction needs --split public, private or all.")
-        result = score_files(task, args.truth, args.pred)
+        result = score_files(task, truth, args.pred)
     else:
         spec = SplitSpec.usage() if args.fraction is None else SplitSpec.hashed(args.fraction, args.split_seed)
         result = score_parts(task, args.truth, args.pred, spec)[args.split]

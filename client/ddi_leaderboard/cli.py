@@ -244,6 +244,8 @@ def truth_upload(ctx: click.Context, challenge: str, phase: str, file: Path) -> 
     click.echo(f"Stored the truth of {challenge}/{phase}: {body['rows']:,} rows, sha256 {body['sha256'][:12]}.")
     if body["rescoring"]:
         click.echo(f"Re-scoring the phase's {body['rescoring']} submissions against it.")
+
+
 # --- organizers: moderation ---------------------------------------------------------------------------
 
 

@@ -149,17 +149,17 @@ def _moderation_body(submission: Submission, detail: str) -> dict:
 @api_view(["POST"])
 @permission_classes([ORGANIZE])
 @parser_classes(PARSERS)
-def rerun(request: Request, slug: str) -> Response:
-    challenge = managed_challenge_or_404(request, slug)
+def rerun(request: Request, challenge: str) -> Response:
+    managed = managed_challenge_or_404(request, challenge)
     data = _valid(RerunRequest, request)
     try:
         if data.get("submission"):
             submission, found_in = moderation.get_managed_submission(request.user, data["submission"])
-            if found_in.pk != challenge.pk:
+            if found_in.pk != managed.pk:
                 raise ApiProblem(404, "not-found", "Not found", "No such submission in this challenge.")
             outcome = moderation.moderate_submission(submission, "rerun", _user(request), reason=data.get("reason", ""))
         else:
-            phase = challenge.phases.filter(slug=data["phase"]).first()
+            phase = managed.phases.filter(slug=data["phase"]).first()
             if phase is None:
                 raise ApiProblem(404, "not-found", "Not found", f"No phase {data['phase']!r} in this challenge.")
             outcome = moderation.rerun_phase(
@@ -203,13 +203,13 @@ def moderate(request: Request, submission_id) -> Response:
 @api_view(["POST"])
 @permission_classes([ORGANIZE])
 @parser_classes(PARSERS)
-def decide(request: Request, slug: str, team: str, decision: str) -> Response:
-    challenge = managed_challenge_or_404(request, slug)
+def decide(request: Request, challenge: str, team: str, decision: str) -> Response:
+    found = managed_challenge_or_404(request, challenge)
     if decision not in moderation.DECISIONS:
         raise ApiProblem(
             404, "not-found", "Not found", f"No decision {decision!r}; use {', '.join(moderation.DECISIONS)}."
         )
-    registration = moderation.registration_for(challenge, team)
+    registration = moderation.registration_for(found, team)
     data = _valid(DecisionRequest, request)
     try:
         outcome = moderation.decide(registration, decision, _user(request), reason=data.get("reason", ""))
@@ -217,7 +217,7 @@ def decide(request: Request, slug: str, team: str, decision: str) -> Response:
         raise _refused(refused) from None
     return Response(
         {
-            "challenge": challenge.slug,
+            "challenge": found.slug,
             "team": registration.team.slug,
             "team_name": registration.team.name,
             "status": registration.status,
@@ -237,5 +237,5 @@ def decide(request: Request, slug: str, team: str, decision: str) -> Response:
 @api_view(["GET"])
 @permission_classes([ORGANIZE])
 @renderer_classes([renderers.JSONRenderer, CSVRenderer])
-def export_csv(request: Request, slug: str):
-    return scores_csv_response(managed_challenge_or_404(request, slug))
+def export_csv(request: Request, challenge: str):
+    return scores_csv_response(managed_challenge_or_404(request, challenge))

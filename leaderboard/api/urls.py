@@ -23,9 +23,9 @@ urlpatterns = [
     path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),
     path("problems/<slug:kind>", views.problem_type, name="problem-type"),
     # Organizer endpoints for moderation (scope organize).
-    path("challenges/<slug:slug>/rerun", moderation.rerun, name="challenge-rerun"),
-    path("challenges/<slug:slug>/export.csv", moderation.export_csv, name="challenge-export"),
-    path("challenges/<slug:slug>/teams/<slug:team>/<slug:decision>", moderation.decide, name="team-decision"),
+    path("challenges/<slug:challenge>/rerun", moderation.rerun, name="challenge-rerun"),
+    path("challenges/<slug:challenge>/export.csv", moderation.export_csv, name="challenge-export"),
+    path("challenges/<slug:challenge>/teams/<slug:team>/<slug:decision>", moderation.decide, name="team-decision"),
     path("submissions/<uuid:submission_id>/moderation", moderation.moderate, name="submission-moderation"),
     re_path(r"^[\s\S]*$", views.not_found),  # any character, newlines too
 ]

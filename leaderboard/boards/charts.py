@@ -326,16 +326,16 @@ def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], 
 
 def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float | None]]) -> dict | None:
     """The compare page: every shared context's AUROC for each compared entry, contexts sorted by the first."""
-    shared = [c for c, values in per_context.items() if all(v is not None for v in values)]
+    full = {c: [float(v) for v in values if v is not None] for c, values in per_context.items()}
+    shared = sorted((c for c, values in full.items() if len(values) == len(names)), key=lambda c: full[c][0])
     if not shared:
         return None
-    shared.sort(key=lambda c: per_context[c][0] or 0.0)  # never None: filtered above
     fig = _figure(
         [
             go.Scatter(
                 name=short(name),
                 x=shared,
-                y=[per_context[c][i] for c in shared],
+                y=[full[c][i] for c in shared],
                 mode="markers",
                 text=shared,
                 hovertemplate="%{text}<br>AUROC %{y:.4f}<extra>" + short(name) + "</extra>",
@@ -349,8 +349,8 @@ def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float
     )
     rows = []
     for c in sorted(shared):
-        values = per_context[c]
-        best = max(v for v in values if v is not None)
+        values = full[c]
+        best = max(values)
         winners = [short(n) for n, v in zip(names, values, strict=True) if v == best]
         rows.append([c, *values, winners[0] if len(winners) == 1 else "tie"])
     return _chart("context-paired", "AUROC per context, side by side", fig, ["context", *names, "best"], rows)

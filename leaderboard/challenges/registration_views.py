@@ -58,7 +58,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     challenge = access.challenge
     user = cast(User, request.user)
     registration = service.registration_of_user(challenge, user)
-    if registration is not None:
+    # A rejected registration holds nobody (registration.HOLDING): its members may try with another team.
+    if registration is not None and registration.status != Registration.Status.REJECTED:
         return render(request, "challenges/register.html", _context(challenge, user, None, registration))
     form = RegistrationForm(request.POST or None, challenge=challenge, user=user)
     if request.method == "POST" and form.is_valid():
@@ -79,7 +80,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{created.team.name} is registered: you can submit to the open phases.")
             return redirect(challenge)
     status = 400 if request.method == "POST" else 200
-    return render(request, "challenges/register.html", _context(challenge, user, form, None), status=status)
+    return render(request, "challenges/register.html", _context(challenge, user, form, registration), status=status)
 
 
 @require_POST

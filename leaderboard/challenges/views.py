@@ -56,8 +56,8 @@ def challenge_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "phase": entry.phase,
             "state": entry.state,
             "inputs": inputs_offered(entry.phase, access.is_organizer, now),
-            # The submit button: an approved team on an open phase with a test set.
-            "can_submit": approved and entry.state == "open" and entry.phase.has_truth,
+            # The submit button: an approved team (or an organizer's baseline) on an open phase with a test set.
+            "can_submit": (approved or access.is_organizer) and entry.state == "open" and entry.phase.has_truth,
         }
         for entry in timeline(challenge.phases.all(), now)
     ]

@@ -88,13 +88,17 @@ def bump() -> str:
 
 
 def sync_phases(task_slugs: set[str] | None = None) -> None:
-    """Set ``Phase.has_published_results`` of the tasks' phases (every phase when None) from the rows."""
+    """Set ``Phase.has_published_results`` of the tasks' phases (every phase when None) from the rows.
+
+    Standing phases only: a paper's numbers were computed on the benchmark's published test set,
+    and an organized challenge scores its own hidden test rows, so they are not comparable there.
+    """
     from leaderboard.challenges.models import Phase
 
     phases = Phase.objects.all() if task_slugs is None else Phase.objects.filter(task_slug__in=task_slugs)
     with_rows = set(PublishedResult.objects.values_list("task_slug", flat=True).distinct())
-    phases.filter(task_slug__in=with_rows).update(has_published_results=True)
-    phases.exclude(task_slug__in=with_rows).update(has_published_results=False)
+    phases.standing().filter(task_slug__in=with_rows).update(has_published_results=True)
+    phases.exclude(challenge__kind="standing", task_slug__in=with_rows).update(has_published_results=False)
 
 
 @receiver([post_save, post_delete], sender=PublishedResult)

@@ -56,10 +56,15 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def _row(s: Submission, values: dict[Result.Part, dict[str, dict[str, float]]], keys: list[str]) -> list:
+# A stand-in id, reversed once per export: every row's link is this with its own id (reverse() per row
+# was a fifth of the export's time).
+_PLACEHOLDER = "00000000-0000-0000-0000-000000000000"
+
+
+def _row(s: Submission, values: dict[Result.Part, dict[str, dict[str, float]]], keys: list[str], link: str) -> list:
     sid = str(s.pk)
     cells: list = [
-        sid, absolute_reverse("submissions:detail", s.pk), s.phase.slug, s.phase.task_slug, s.team.name,
+        sid, link.replace(_PLACEHOLDER, sid), s.phase.slug, s.phase.task_slug, s.team.name,
         s.user.username, s.method_name, s.status, s.error_kind, s.created_at.isoformat(),
         s.finished_at.isoformat() if s.finished_at else "", "public" if s.is_public else "private", _yes(s.is_hidden),
         s.hidden_reason, _yes(s.is_baseline), _yes(s.is_verified), _yes(s.selected_final), s.final_by,
@@ -96,5 +101,6 @@ def _chunk_lines(writer, chunk: list[Submission], keys: list[str]) -> Iterator[s
     ids = [s.pk for s in chunk]
     results = Result.objects.filter(submission_id__in=ids).overall()
     values = {part: results.by_submission(keys, part=part) for part in PARTS}
+    link = absolute_reverse("submissions:detail", _PLACEHOLDER)
     for submission in chunk:
-        yield writer.writerow(_row(submission, values, keys))
+        yield writer.writerow(_row(submission, values, keys, link))

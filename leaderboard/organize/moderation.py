@@ -132,7 +132,8 @@ def moderate_submission(
         current = Submission.objects.select_for_update().get(pk=submission.pk)
         for name in ("is_hidden", "hidden_reason", "is_baseline", "is_verified", "status"):
             setattr(submission, name, getattr(current, name))
-        details: dict = {}
+        # The submission's id in the entry, so its moderation page can list its history.
+        details: dict = {"submission": str(submission.pk)}
         if action == "hide":
             if submission.is_hidden:
                 raise ModerationError("This submission is already hidden.")
@@ -166,7 +167,7 @@ def moderate_submission(
             submission.verification_note, submission.verification_url = note, url
             submission.verified_at = timezone.now()
             submission.save(update_fields=["is_verified", "verification_note", "verification_url", "verified_at"])
-            details = {"note": note, "url": url}
+            details.update(note=note, url=url)
             message = "Verified: the badge shows on the boards."
         elif action == "unverify":
             if not submission.is_verified:
@@ -185,6 +186,17 @@ def moderate_submission(
             _board_changed(submission)
         audit.record(challenge, by, f"submission.{action}", target=_target(submission), reason=reason, details=details)
     return Outcome(message, queued=1 if action == "rerun" else 0)
+
+
+def submission_history(submission: Submission):
+    """The audit entries of the moderation actions on one submission, newest first."""
+    from leaderboard.challenges.models import AuditEntry
+
+    return (
+        AuditEntry.objects.filter(challenge_id=submission.phase.challenge_id, details__submission=str(submission.pk))
+        .select_related("actor")
+        .order_by("-created_at")
+    )
 
 
 # --- re-running a phase ---------------------------------------------------------------------

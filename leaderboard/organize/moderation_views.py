@@ -104,7 +104,9 @@ def submission(request: HttpRequest, slug: str, submission_id) -> HttpResponse:
     if challenge.slug != slug:
         return redirect("organize:moderation-submission", challenge.slug, found.pk)
     all_value = _all_row_values([found]).get(str(found.pk))
-    context = manage_context(challenge, "submissions", submission=found, all_value=all_value)
+    context = manage_context(
+        challenge, "submissions", submission=found, all_value=all_value, history=moderation.submission_history(found)
+    )
     return render(request, "organize/moderation_submission.html", context)
 
 

@@ -127,9 +127,13 @@ def window_refusal(phase: Phase, now: dt.datetime | None = None) -> str | None:
 
 
 def registration_refusal(user, team: Team, phase: Phase) -> str | None:
-    """Why ``team`` may not submit to an organized phase (its registration), or None; standing phases: None."""
+    """Why ``team`` may not submit to an organized phase (its registration), or None; standing phases: None.
+
+    The challenge's organizers (and staff) submit without a registration: their baselines,
+    which the moderation page can mark as such.
+    """
     refusal = submission_refusal(phase, team)
-    if refusal is None:
+    if refusal is None or phase.challenge.is_organizer(user):
         return None
     own = registration_of_user(phase.challenge, user)
     if own is not None and own.team_id != team.pk and own.status == own.Status.APPROVED:

@@ -73,7 +73,8 @@ class Kind:
     ``published_key`` resolves a metric name printed in a paper (with its
     setting) to a result key, "" when not comparable (None: the printed name
     must equal a metric's key or name); ``published_checks`` lists the paper's
-    own definitions a published entry's values break.
+    own definitions a published entry's values break. ``class_groups`` says that
+    a truth may carry long-tailed class groups (``scoring.longtail``).
     """
 
     name: str
@@ -94,6 +95,7 @@ class Kind:
     placeholder_labels: Callable[[Task, int], np.ndarray] = classes_in_turn
     published_key: Callable[[str, str], str] | None = None
     published_checks: Callable[[dict[str, float]], list[str]] = _no_checks
+    class_groups: bool = False
 
 
 KINDS: dict[str, Kind] = {}

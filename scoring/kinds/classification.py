@@ -80,5 +80,6 @@ KIND = register(
         bootstrap=significance.unit_bootstrap(significance.classification_units),
         derived_metric=derived_metric,
         class_f1_keys=class_f1_keys,
+        class_groups=True,
     )
 )

@@ -87,35 +87,34 @@ def class_aurocs(y_true: np.ndarray, proba: np.ndarray) -> np.ndarray:
     return areas
 
 
-def ovr_auroc(y_true: np.ndarray, proba: np.ndarray) -> float | None:
+def ovr_auroc(y_true: np.ndarray, proba: np.ndarray, areas: np.ndarray | None = None) -> float | None:
     """One-vs-rest AUROC, unweighted mean over classes; None if gold has one class.
 
     Binary tasks use the ordinary AUROC of the positive-class column. In the
     multi-class case a class absent from the gold labels scores 0.5, as in the
-    authors' tooling.
+    authors' tooling. ``areas`` are this seed's ``class_aurocs``, when already computed.
     """
     y = np.asarray(y_true)
     n_classes = proba.shape[1]
     if np.unique(y).size < 2:
         return None
+    if areas is not None:
+        return float(areas[1]) if n_classes == 2 else float(np.mean(np.where(np.isnan(areas), 0.5, areas)))
     if n_classes == 2:
         return curves.roc_auc(curves.binary_counts(y == 1, proba[:, 1]))
-    areas = []
+    areas_list = []
     for k in range(n_classes):
         area = curves.roc_auc(curves.binary_counts(y == k, proba[:, k]))
-        areas.append(0.5 if area is None else area)
-    return float(np.mean(areas))
+        areas_list.append(0.5 if area is None else area)
+    return float(np.mean(areas_list))
 
 
-def _group_values(cm: np.ndarray, seed: ClassificationSeed, class_groups: longtail.ClassGroups) -> dict[str, float]:
+def _group_values(cm: np.ndarray, areas: np.ndarray | None, class_groups: longtail.ClassGroups) -> dict[str, float]:
     """One seed's head/middle/tail values, averaged by class id (``scoring.longtail``)."""
     precision, recall = balanced_precision_recall(cm)
     f1 = _ratio(2 * precision * recall, precision + recall)
     gold = cm.sum(axis=1) > 0
     used = gold | (cm.sum(axis=0) > 0)
-    areas = None
-    if seed.proba is not None:
-        areas = class_aurocs(seed.y_true, np.asarray(seed.proba, dtype=np.float64))
     return longtail.group_values(class_groups, recall, f1, gold, used, areas)
 
 
@@ -132,12 +131,16 @@ def _classification_seed(
         "balanced_f1": balanced_f1(cm),
         "macro_f1": float(np.mean(f1[used])),
     }
+    areas = None
     if seed.proba is not None:
-        area = ovr_auroc(seed.y_true, np.asarray(seed.proba, dtype=np.float64))
+        proba = np.asarray(seed.proba, dtype=np.float64)
+        # With a grouping the per-class areas serve both the task's AUROC and the groups'.
+        areas = class_aurocs(seed.y_true, proba) if class_groups is not None else None
+        area = ovr_auroc(seed.y_true, proba, areas)
         if area is not None:
             values["auroc"] = area
     if class_groups is not None:
-        values.update(_group_values(cm, seed, class_groups))
+        values.update(_group_values(cm, areas, class_groups))
     for k, name in enumerate(class_names):
         # Recall needs gold rows; F1 follows scikit-learn's label set (gold or predicted).
         if support[k] > 0:

@@ -19,7 +19,7 @@ from scoring import longtail
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
 from scoring.readers import Limits, RawFile, Source, Table, check_columns, load_raw, parse_rows
-from scoring.validation.common import SEED, apply_aliases, check_numbers, label_codes
+from scoring.validation.common import SEED, Truth, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
 if TYPE_CHECKING:
@@ -122,8 +122,10 @@ def read_group_mapping(task: Task, source: Source) -> longtail.ClassGroups:
     return groups
 
 
-def attach_group_mapping(task: Task, truth: KeyedTruth, source: Source) -> KeyedTruth:
+def attach_group_mapping(task: Task, truth: Truth, source: Source) -> KeyedTruth:
     """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
+    if not isinstance(truth, KeyedTruth) or not task.kind_def.class_groups:
+        raise fail(f"Task {task.slug} has no class groups; a group mapping is for classification tasks.")
     return longtail.with_class_groups(truth, read_group_mapping(task, source))
 
 

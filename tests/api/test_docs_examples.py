@@ -40,25 +40,19 @@ def test_the_doc_has_an_example_for_every_endpoint():
         assert path in text, path
 
 
-def moderation_examples(alice, make_token) -> dict[str, str]:
-    """The organized challenge the moderation examples act on: mudi-2027, organized by olive, where team
-    Alice Lab is registered with one scored and one failed submission. Returns the examples' variables."""
-    from leaderboard.accounts.services import create_team, create_user
-    from leaderboard.challenges.models import Challenge, Phase, Registration
+def moderation_examples(alice) -> dict[str, str]:
+    """What the moderation examples act on in mudi-2027: team Alice Lab registered, with one scored and one
+    failed submission on its phase "test". Returns the examples' variable."""
+    from leaderboard.accounts.services import create_team
+    from leaderboard.challenges.models import Phase, Registration
     from tests.moderation.conftest import make_submission
 
-    olive = create_user("olive", "olive@example.org", "correct-horse-battery-staple", email_verified=True)
-    challenge, _ = Challenge.objects.get_or_create(
-        slug="mudi-2027", defaults={"title": "MUDI held-out pairs 2027", "kind": Challenge.Kind.ORGANIZED}
-    )
-    challenge.organizers.add(olive)
-    phase, _ = Phase.objects.get_or_create(challenge=challenge, slug="test",
-                                           defaults={"title": "Test phase", "task_slug": "mudi"})  # fmt: skip
+    phase = Phase.objects.get(challenge__slug="mudi-2027", slug="test")
     lab = create_team(alice, "Alice Lab")
-    Registration.objects.create(challenge=challenge, team=lab, user=alice)
+    Registration.objects.create(challenge=phase.challenge, team=lab, user=alice)
     moderated = make_submission(phase, lab, "GraphDDI")
     make_submission(phase, lab, "Broken", status="failed")
-    return {"DDI_ORGANIZER_TOKEN": make_token(olive, "organize"), "MODERATED_ID": str(moderated.pk)}
+    return {"MODERATED_ID": str(moderated.pk)}
 
 
 def test_every_curl_example_answers_its_documented_status(live_server, alice, make_token, tmp_path, settings):
@@ -82,7 +76,7 @@ def test_every_curl_example_answers_its_documented_status(live_server, alice, ma
         SUBMISSION_ID=str(submission.pk),
         DDI_ORGANIZER_TOKEN=make_token(alice, "organize"),
     )
-    env.update(moderation_examples(alice, make_token))
+    env.update(moderation_examples(alice))
     ran = 0
     for expected, body in examples():
         done = subprocess.run(["bash", "-c", PRELUDE + body], env=env, cwd=tmp_path, capture_output=True, text=True,

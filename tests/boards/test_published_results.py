@@ -136,3 +136,15 @@ def test_the_demo_loads_the_published_results(db, settings, shared_data):
     settings.SHARED_DATA_DIR = shared_data.parent
     call_command("load_benchmarks", "--demo", "--no-baselines", "--task", "imdrug-hiv-random")
     assert PublishedResult.objects.filter(task_slug="mudi").count() == 180
+
+
+def test_an_organized_challenge_on_the_same_task_shows_no_published_rows(db, standing, table):
+    # A paper's numbers come from the benchmark's public test set; a challenge scores its own hidden rows.
+    from leaderboard.challenges.models import Challenge, Phase
+
+    challenge = Challenge.objects.create(slug="mudi-2027", title="MUDI 2027", kind="organized", is_published=True)
+    organized = Phase.objects.create(challenge=challenge, slug="test", title="Test", task_slug="mudi")
+    call_command("load_literature", str(table))
+    organized.refresh_from_db()
+    assert not organized.has_published_results
+    assert phase_for("mudi").has_published_results

@@ -20,7 +20,8 @@ def test_a_visitor_finds_a_published_challenge_and_reads_its_timeline(page, tran
     assert page.get_by_role("heading", name="Phases").is_visible()
     assert page.locator("#phase-development").is_visible() and page.locator("#phase-test").is_visible()
     assert "Ladder mode" in page.locator("#phase-test").inner_text()
-    assert page.get_by_role("link", name="Challenges").get_attribute("aria-current") == "page"
+    main_nav = page.get_by_role("navigation", name="Main")
+    assert main_nav.get_by_role("link", name="Challenges").get_attribute("aria-current") == "page"
     if os.environ.get("CHALLENGES_SCREENSHOT_DIR"):
         page.screenshot(path=str(Path(os.environ["CHALLENGES_SCREENSHOT_DIR"]) / "challenge.png"), full_page=True)
     assert page.console_errors == []

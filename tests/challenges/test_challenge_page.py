@@ -103,8 +103,27 @@ def test_others_see_neither_the_teams_quota_nor_its_selections(client, alice, ch
 
 def test_each_phase_links_to_its_board(client, mudi_2027):
     content = client.get("/challenges/mudi-2027/").content.decode()
-    for phase in mudi_2027.phases.all():
-        assert f'href="{phase.get_absolute_url()}">Board</a>' in phase_card(content, phase.slug)
+    for slug in ("dev", "test"):
+        assert f'href="/challenges/mudi-2027/{slug}/board/">' in phase_card(content, slug)
+    assert "/board/private/" not in content
+
+
+def test_a_revealed_split_phase_links_its_private_board(client, mudi_2027):
+    mudi_2027.phases.filter(slug="dev").update(
+        split={"fraction": 0.3, "seed": 1}, ends_at=timezone.now() - dt.timedelta(hours=1), revealed_at=timezone.now()
+    )
+    dev = phase_card(client.get("/challenges/mudi-2027/").content.decode(), "dev")
+    assert 'href="/challenges/mudi-2027/dev/board/">Public board</a>' in dev
+    assert 'href="/challenges/mudi-2027/dev/board/private/">Private board</a>' in dev
+
+
+def test_a_team_with_submissions_is_sent_to_its_submissions_page_to_choose_finals(alice_client, alice, mudi_2027, sent):
+    register(alice.personal_team, alice, mudi_2027)
+    content = alice_client.get("/challenges/mudi-2027/").content.decode()
+    assert "/challenges/mudi-2027/dev/my/" not in content  # nothing to choose from yet
+    submit_to(alice_client, alice.personal_team)
+    dev = phase_card(alice_client.get("/challenges/mudi-2027/").content.decode(), "dev")
+    assert '<a href="/challenges/mudi-2027/dev/my/">Choose on your submissions page</a>' in dev
 
 
 def test_the_data_tab_offers_inputs_and_an_example_file_per_open_phase(client, mudi_2027):
@@ -154,6 +173,7 @@ def test_an_organizer_is_told_they_do_not_take_part(client, olga, mudi_2027):
     response = client.get("/challenges/mudi-2027/")
     assertContains(response, "You organize this challenge")
     assertNotContains(response, 'href="/challenges/mudi-2027/register/"')
+    assertContains(response, 'href="/challenges/mudi-2027/dev/submit/"')  # baselines
 
 
 def test_the_list_shows_dates_and_the_registration_mode(client, mudi_2027):

@@ -64,7 +64,7 @@ def test_demo_uses_the_real_mudi_test_set_when_found(db, shared_data, settings):
 
 def test_demo_falls_back_to_synthetic_mudi_without_the_real_file(db, settings, tmp_path):
     settings.SHARED_DATA_DIR = tmp_path
-    call_command("load_benchmarks", "--demo", "--task", "mudi")
+    call_command("load_benchmarks", "--demo", "--no-challenge", "--task", "mudi")
     phase = Phase.objects.get(task_slug="mudi")
     assert phase.truth_is_synthetic
     assert Submission.objects.filter(phase=phase, status="scored").count() == 2

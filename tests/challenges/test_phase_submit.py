@@ -229,3 +229,20 @@ def test_the_api_gives_404_for_a_phase_of_an_unpublished_challenge(client, token
     assert response.status_code == 404
     assert "MUDI held-out pairs 2027" not in response.content.decode()
     assert not Submission.objects.exists()
+
+
+def test_an_organizer_submits_a_baseline_without_registering(client, olga, mudi_2027, sent):
+    client.force_login(olga)
+    assertContains(client.get("/challenges/mudi-2027/dev/submit/"), 'id="submission-form"')
+    submit_to(client, olga.personal_team, method_name="Organizers' baseline")
+    assert Submission.objects.get().team == olga.personal_team
+
+
+def test_an_organizer_of_another_challenge_is_not_one_here(client, charlie, mudi_2027, sent):
+    from tests.challenges.participants import organized_challenge
+
+    organized_challenge(slug="other-2027").organizers.add(charlie)
+    client.force_login(charlie)
+    assertContains(client.get("/challenges/mudi-2027/dev/submit/"), "Register a team for MUDI held-out pairs 2027")
+    submit_to(client, charlie.personal_team)
+    assert not Submission.objects.exists()

@@ -167,6 +167,16 @@ def test_a_rejected_registration_does_not_hold_its_members(alice_client, alice, 
     assert Registration.objects.filter(team=alice_lab, status="approved").exists()
 
 
+def test_after_a_rejection_the_page_offers_another_team(alice_client, alice, alice_lab, mudi_2027):
+    register(alice.personal_team, alice, mudi_2027, status="rejected", reason="Use your lab's team.")
+    page = alice_client.get("/challenges/mudi-2027/register/")
+    assertContains(page, "Reason: Use your lab&#x27;s team.")
+    assertContains(page, "Register another team")
+    alice_client.post("/challenges/mudi-2027/register/", {"team": alice_lab.pk})
+    assert Registration.objects.get(team=alice_lab).status == "approved"
+    assertContains(alice_client.get("/challenges/mudi-2027/register/"), "Your team: Alice Lab")
+
+
 def test_a_team_registers_only_once(alice_client, alice, mudi_2027):
     from leaderboard.challenges import registration
 

@@ -76,6 +76,7 @@ def test_an_invalid_file_on_a_split_phase_fails_with_its_located_problems(split_
         upload=upload(bad),
         metadata=services.Metadata(method_name="Bad"),
         enqueue=False,
+        charge_quota=False,  # no registration here: the submit rules have their own tests (test_phase_submit.py)
     )
     token = services.claim(submission.pk)
     assert services.score_claimed(str(submission.pk), token) == "invalid"

@@ -40,6 +40,7 @@ def test_it_streams_every_submission_with_its_public_private_and_all_row_scores(
     assert float(graph["private:aware/macro/f1"]) == PRIVATE_VALUE
     assert float(graph["all:aware/macro/f1"]) == 0.5555
     assert graph["team"] == "Alice Lab" and graph["phase"] == "test" and graph["status"] == "scored"
+    assert graph["submission_url"].endswith(f"/submissions/{entries[0].pk}/")
     assert graph["truth_sha256"] == ""
     early = found["EarlyBird"]
     assert early["public:aware/macro/f1"] == "0.61" and early["private:aware/macro/f1"] == ""

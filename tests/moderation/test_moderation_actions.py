@@ -90,6 +90,8 @@ def test_showing_a_hidden_submission_puts_it_back_on_the_boards(
         "submission.hide",
         "submission.unhide",
     ]
+    history = client.get(f"/challenges/mudi-2027/manage/submissions/{graph.pk}/").content.decode()
+    assert "submission.hide</code>: Checking the code." in history and "submission.unhide" in history
 
 
 def test_marking_a_baseline_shows_on_the_board_row(

@@ -119,3 +119,21 @@ def test_a_standing_benchmark_has_no_moderation_page(client, olga, db):
     sync_standing_challenges()
     login(client, olga)
     assert client.get("/challenges/mudi/manage/submissions/").status_code == 404
+
+
+def test_the_number_of_queries_does_not_grow_with_the_page(client, oscar, phase, alice_lab, charlie):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    login(client, oscar)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(URL).status_code == 200
+        return len(captured)
+
+    make_submission(phase, alice_lab, "First")
+    few = queries()
+    for i in range(20):
+        make_submission(phase, charlie.personal_team if i % 2 else alice_lab, f"Method {i}")
+    assert queries() == few

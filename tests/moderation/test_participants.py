@@ -144,3 +144,30 @@ def test_a_disqualified_team_sees_why_on_the_challenge_page_and_can_no_longer_su
     assert response.status_code == 403
     assert response.json()["type"].endswith("/problems/not-registered")
     assert not phase.submissions.exists()
+
+
+def test_the_number_of_queries_does_not_grow_with_the_teams(client, oscar, challenge, alice_registered):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leaderboard.accounts.services import create_user
+
+    login(client, oscar)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(URL).status_code == 200
+        return len(captured)
+
+    few = queries()
+    for i in range(10):
+        user = create_user(f"user{i}", f"user{i}@example.org", "correct-horse-battery-staple")
+        register(challenge, user.personal_team, user, status="pending" if i % 2 else "approved")
+    assert queries() == few
+
+
+def test_each_team_links_to_its_submissions_in_the_table(client, oscar, alice_registered):
+    login(client, oscar)
+    html = client.get(URL).content.decode()
+    assert 'href="/challenges/mudi-2027/manage/submissions/?team=alice-lab"' in html
+    assert 'href="/teams/alice-lab/"' not in html  # a team's page is for its members: a 404 for organizers

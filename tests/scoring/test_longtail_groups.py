@@ -224,3 +224,23 @@ def test_a_mapping_naming_a_class_twice_with_different_groups_is_refused(write):
     found = {(p.line, p.column): p.message for p in caught.value.problems}
     assert '"not a class" is not a class of this task' in found[(3, "class")]
     assert 'in group "tail" here but in "head" on line 2' in found[(4, "group")]
+
+
+def test_the_command_line_scores_with_a_group_mapping(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from tests.scoring.conftest import REPO
+
+    plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
+    (tmp_path / "t.csv").write_text(plain)
+    (tmp_path / "p.csv").write_text(PREDICTION)
+    (tmp_path / "g.csv").write_text("class,group\n0,head\n1,middle\n2,tail\n")
+    args = ["score", "imdrug-uspto50k-random", "--truth", "t.csv", "--pred", "p.csv", "--groups", "g.csv", "--json"]
+    done = subprocess.run([sys.executable, "-m", "scoring", *args], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(REPO)}, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    metrics = json.loads(done.stdout)["metrics"]
+    assert metrics["group/head/balanced_accuracy"] == 0.5
+    assert metrics["group/tail/balanced_accuracy"] == 0.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django import template
 
-from leaderboard.submissions import quotas
+from leaderboard.submissions import finals, quotas
 from leaderboard.submissions.models import Submission
 
 register = template.Library()
@@ -21,5 +21,6 @@ def team_on_phase(team, phase) -> dict:
     return {
         "quota": quotas.quota_for(team, phase),
         "count": mine.count(),
-        "finals": list(mine.filter(selected_final=True).order_by("-created_at")),
+        "finals": finals.selected_for(team, phase),
+        "selection_open": finals.selection_open(phase),
     }

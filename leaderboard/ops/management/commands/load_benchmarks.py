@@ -22,6 +22,7 @@ from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
 from leaderboard.drugs.loader import default_source as default_drug_source
+from leaderboard.ops.demo_challenge import SLUG, ensure_demo_challenge
 from leaderboard.submissions.baselines import ensure_baselines
 from leaderboard.submissions.services import score_submission
 
@@ -38,16 +39,24 @@ class Command(BaseCommand):
     help = (
         "Create or update one standing challenge per scoring family with one phase per task (idempotent). "
         "With --demo, also import the real MUDI test set when found, synthetic truths (labelled as such) "
-        "for tasks without real data, and baseline submissions scored through the real task."
+        "for tasks without real data, baseline submissions scored through the real task, and the organized "
+        "demo challenge (MUDI held-out pairs 2027) in every state."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--demo", action="store_true", help="also load demo truths and baseline submissions")
         parser.add_argument("--no-baselines", action="store_true", help="with --demo: truths only")
         parser.add_argument("--task", action="append", help="with --demo: only this task (repeatable)")
+        parser.add_argument("--no-challenge", action="store_true", help="with --demo: not the organized demo challenge")
 
     def handle(
-        self, *args: Any, demo: bool = False, no_baselines: bool = False, task: str | None = None, **options: Any
+        self,
+        *args: Any,
+        demo: bool = False,
+        no_baselines: bool = False,
+        task: str | None = None,
+        no_challenge: bool = False,
+        **options: Any,
     ) -> None:
         report = sync_standing_challenges()
         self.stdout.write(
@@ -75,6 +84,11 @@ class Command(BaseCommand):
                 if created:
                     states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
                     self.stdout.write(f"    baselines {states}")
+        # The organized demo challenge is a MUDI one, with scored entries (so not with --no-baselines).
+        if not (no_challenge or no_baselines) and (task is None or "mudi" in task):
+            outcome = ensure_demo_challenge(run_scoring_task)
+            state = "created" if outcome.created else "unchanged"
+            self.stdout.write(f"  demo challenge {SLUG}: {state}, {len(outcome.scored)} entries scored")
         literature_dir = Path(settings.SHARED_DATA_DIR) / "data" / "literature"
         if literature_dir.is_dir():  # published results beside the boards (every file of the folder)
             call_command("load_literature", str(literature_dir), stdout=self.stdout)
