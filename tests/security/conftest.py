@@ -13,10 +13,20 @@ Roles (the permission matrix of issue 11):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import PASSWORD
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/security/ carries the ``security`` marker (``pytest -m security`` runs the suite)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.security)
+
 
 ROLES = ("anonymous", "participant", "other_team", "other_organizer", "organizer", "staff")
 
