@@ -206,6 +206,7 @@ def prepare_uploads(tmp: Path, n_users: int, prefix: str = "bench") -> tuple[lis
     from leaderboard.submissions.examples import example_frame
 
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", "--noinput", verbosity=0)  # DEBUG is off: pages need the manifest
     sync_standing_challenges()
     Phase.objects.update(daily_limit=100_000, total_limit=100_000, concurrent_limit=None)
     phase = Phase.objects.get(task_slug="imdrug-hiv-random")

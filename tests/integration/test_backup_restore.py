@@ -75,6 +75,9 @@ def board(transactional_db, postgres, alice_lab, charlie, olga):
 
 
 def test_a_dump_and_a_storage_copy_restore_to_identical_boards(board, tmp_path):
+    if os.environ.get("STORAGE_URL"):
+        # CI's bucket pass: the files are not in the folders this drill copies (the local-folder pass runs it).
+        pytest.skip("the drill copies the local storage folders; with STORAGE_URL the bucket is copied instead")
     db = connection.settings_dict
     pg, env = _pg_args(db)
     original = [b"".join(Client().get(url).streaming_content).decode() for url in BOARD_URLS]
