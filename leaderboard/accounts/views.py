@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -53,6 +54,39 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}, status=status)
 
 
+def login_limits(request: HttpRequest) -> list[tuple[str, str, str]]:
+    """(scope, identifier, what) of the log-in brakes for this POST: its username and its client address."""
+    username = request.POST.get("username", "")
+    return [
+        ("login-user", ratelimit.ident_of(username), "failed log-ins for this account"),
+        ("login-ip", ratelimit.client_ip(request), "failed log-ins from your network"),
+    ]
+
+
+def login_refused(request: HttpRequest) -> HttpResponse | None:
+    """The 429 page if this log-in POST is over a limit (nothing is checked then), else None."""
+    for scope, ident, what in login_limits(request):
+        if (limited := ratelimit.blocked(scope, ident)) is not None:
+            form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+            form.cleaned_data = {}  # unbound: the password is not checked; only the message is shown
+            form.errors  # creates the (empty) error dict the message goes into  # noqa: B018
+            form.add_error(None, limited.explain(what))
+            response = render(request, "registration/login.html", {"form": form, "next": _safe_next(request) or ""})
+            response.status_code = 429
+            response["Retry-After"] = str(limited.retry_after)
+            return response
+    return None
+
+
+def count_login(request: HttpRequest, succeeded: bool) -> None:
+    """A failure counts against the account and the address; a success clears the account's count only."""
+    if succeeded:
+        ratelimit.reset("login-user", ratelimit.ident_of(request.POST.get("username", "")))
+        return
+    for scope, ident, _ in login_limits(request):
+        ratelimit.hit(scope, ident)
+
+
 class ThrottledLoginView(auth_views.LoginView):
     """Django's log-in, braked after repeated failures per account and per client address.
 
@@ -60,38 +94,21 @@ class ThrottledLoginView(auth_views.LoginView):
     even tried, so a right one reveals nothing); only failures count, and a
     successful log-in clears the account's count. The per-address count is not
     cleared by a success: one valid account must not reset a guessing run against others.
+    The admin's log-in goes through the same brakes (``leaderboard.accounts.admin``).
     """
 
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
-    def _idents(self) -> list[tuple[str, str, str]]:
-        username = self.request.POST.get("username", "")
-        return [
-            ("login-user", ratelimit.ident_of(username), "failed log-ins for this account"),
-            ("login-ip", ratelimit.client_ip(self.request), "failed log-ins from your network"),
-        ]
-
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        for scope, ident, what in self._idents():
-            if (limited := ratelimit.blocked(scope, ident)) is not None:
-                form = self.get_form_class()(request, initial={"username": request.POST.get("username", "")})
-                form.cleaned_data = {}  # unbound: the password is not checked; only the message is shown
-                form.errors  # creates the (empty) error dict the message goes into  # noqa: B018
-                form.add_error(None, limited.explain(what))
-                response = self.render_to_response(self.get_context_data(form=form))
-                response.status_code = 429
-                response["Retry-After"] = str(limited.retry_after)
-                return response
-        return super().post(request, *args, **kwargs)
+        return login_refused(request) or super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
-        for scope, ident, _ in self._idents():
-            ratelimit.hit(scope, ident)
+        count_login(self.request, succeeded=False)
         return super().form_invalid(form)
 
     def form_valid(self, form):
-        ratelimit.reset("login-user", ratelimit.ident_of(self.request.POST.get("username", "")))
+        count_login(self.request, succeeded=True)
         return super().form_valid(form)
 
 

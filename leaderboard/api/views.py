@@ -163,6 +163,50 @@ BOARD_PARAMETERS = [
 ]
 
 
+def _etag(phase_id: int, board: tuple | None, controls, page: int, page_size: int, team_ids: list) -> str:
+    """The ETag of one board page: the board's version changes whenever a row does, so no row is read."""
+    tag_source = repr((phase_id, board, controls.cache_parts()[:-1], page, page_size, team_ids))
+    return '"' + hashlib.sha256(f"{tag_source}|{scoring.__version__}".encode()).hexdigest()[:32] + '"'
+
+
+def _not_modified(request: Request, etag: str, cache_control: str) -> HttpResponse | None:
+    """A bare 304 if the caller already holds ``etag``, else None."""
+    if etag not in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        return None
+    response = HttpResponse(status=304)
+    response["ETag"] = etag
+    response["Cache-Control"] = cache_control
+    return response
+
+
+def _standing_not_modified(request: Request, slug: str) -> HttpResponse | None:
+    """The 304 of a standing board answered from its Board row alone (one query), or None to build the page.
+
+    Revalidation is most of a polling client's traffic: it needs the board's
+    version, not the phase, the rows or the page. Only for the public view
+    (private rows need the caller's teams) and only when a board exists.
+    """
+    if "If-None-Match" not in request.headers:
+        return None
+    task = _task_or_404(slug)
+    controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
+    if controls.private:
+        return None
+    spec = direction_spec(task, controls.direction)
+    page, page_size = _page_params(request)
+    found = (
+        Board.objects.filter(phase__in=Phase.objects.standing().filter(task_slug=slug), direction=spec.key)
+        .values_list("phase_id", "pk", "version")
+        .first()
+    )
+    if found is None:
+        return None
+    phase_id, board_id, version = found
+    return _not_modified(
+        request, _etag(phase_id, (board_id, str(version)), controls, page, page_size, []), "public, no-cache"
+    )
+
+
 def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     """One page of a board view: the CSV export's columns and ranks, with an ETag."""
     task = phase.task
@@ -178,17 +222,10 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         .first()
     )
     team_ids = team_ids_for(request.user) if controls.private else []
-    # The board's version changes whenever a row does, so the tag needs no row read.
-    tag_source = repr(
-        (phase.pk, board and (board.pk, str(board.version)), controls.cache_parts()[:-1], page, page_size, team_ids)
-    )
-    etag = '"' + hashlib.sha256(f"{tag_source}|{scoring.__version__}".encode()).hexdigest()[:32] + '"'
+    etag = _etag(phase.pk, (board.pk, str(board.version)) if board else None, controls, page, page_size, team_ids)
     cache_control = "private, no-cache" if controls.private else "public, no-cache"
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        response = HttpResponse(status=304)
-        response["ETag"] = etag
-        response["Cache-Control"] = cache_control
-        return response
+    if (not_modified := _not_modified(request, etag, cache_control)) is not None:
+        return not_modified
     rows, count = [], 0
     if board is not None:
         count = row_count(board, controls, select_rows(board, spec, controls, team_ids))
@@ -227,7 +264,7 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
 @permission_classes([READ])
 def task_leaderboard(request: Request, slug: str):
     """A task's standing board with the page's view options; same columns and ranks as the CSV export."""
-    return _board(request, _standing_phase_or_404(slug))
+    return _standing_not_modified(request, slug) or _board(request, _standing_phase_or_404(slug))
 
 
 @extend_schema(

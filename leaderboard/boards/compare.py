@@ -19,7 +19,7 @@ from django.http import Http404
 import scoring
 from leaderboard.boards import cache, charts
 from leaderboard.boards.exports import describe_metric
-from leaderboard.boards.matrix import method_text as matrix_method_text
+from leaderboard.boards.matrix import correction_text, method_text
 from leaderboard.boards.models import PairTest
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
 from leaderboard.boards.spec import DirectionSpec, direction_spec, directions_for
@@ -300,6 +300,7 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         else [],
         "ids": ",".join(str(s.pk) for s in subs),
         "tests_pending": any(t.get("pending") for t in tests),
-        "test_method": matrix_method_text(spec.significance, len(tests)),
+        "test_method": method_text(spec.significance, len(tests)),
+        "test_correction": correction_text(len(tests)),
         "alpha": ALPHA,
     }

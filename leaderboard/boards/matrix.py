@@ -61,18 +61,25 @@ MATRIX_SIZE = 10
 FORMAT = 1
 
 
-def method_text(significance: str, n_pairs: int) -> str:
-    """One sentence naming the test and the correction (the board and compare pages show it)."""
-    correction = (
+def correction_text(n_pairs: int) -> str:
+    """How the p-values of ``n_pairs`` pairs are corrected, and what "significant" means (one sentence)."""
+    return (
         f"Holm's correction across the {n_pairs} pair{'s' if n_pairs != 1 else ''} "
         f"(family-wise error rate {ALPHA:g}); significant means adjusted p < {ALPHA:g}."
     )
+
+
+def method_text(significance: str, n_pairs: int) -> str:
+    """The test and the correction in one sentence (the board and compare pages show it)."""
     if significance == "seeds":
         return (
             "Paired t-test over the per-seed values (two-sided; assumes the per-seed differences are roughly "
-            f"normal), then {correction}"
+            f"normal), then {correction_text(n_pairs)}"
         )
-    return f"Paired bootstrap over test rows ({BOOTSTRAP_RESAMPLES:,} resamples, two-sided), then {correction}"
+    return (
+        f"Paired bootstrap over test rows ({BOOTSTRAP_RESAMPLES:,} resamples, two-sided), then "
+        f"{correction_text(n_pairs)}"
+    )
 
 
 def top_rows(board: Board) -> list[dict]:
@@ -315,7 +322,7 @@ def _present(board: Board, matrix: dict) -> dict:
                 "delta": f"{pair['delta']:+.4f}",
                 "p": _p_text(pair["p"]),
                 "p_adjusted": _p_text(pair["p_adjusted"]),
-                "verdict": "significant" if pair["significant"] else "not significant",
+                "verdict": f"significant at {matrix['alpha']:g}" if pair["significant"] else "not significant",
                 "significant": pair["significant"],
             }
         )
@@ -347,15 +354,19 @@ def heatmap(
 ) -> dict:
     """The Plotly heatmap of the adjusted p-values (darker: more significant), with the table under it."""
     z = [[None if p is None else math.log10(max(p, P_FLOOR)) for p in row] for row in adjusted]
-    ticks = [P_FLOOR, 0.01, alpha, 0.2, 1.0]
-    names = [short(label, 22) for label in labels]
+    ticks = [P_FLOOR, alpha, 1.0]
+    n = len(labels)
+    # Columns by rank number, short row names and only the significance mark in the cells keep ten
+    # entries readable on a phone; the hover text and the tables have the names and the numbers.
+    cells = [["*" if t.endswith("*") else "" for t in row] for row in text]
     fig = _figure(
         go.Heatmap(
             z=z,
-            x=names,
-            y=names,
-            text=text,
+            x=[str(i + 1) for i in range(n)],
+            y=[short(label, 14) for label in labels],
+            text=cells,
             texttemplate="%{text}",
+            textfont={"size": 18},
             customdata=hover,
             hovertemplate="%{customdata}<extra></extra>",
             zmin=math.log10(P_FLOOR),
@@ -363,19 +374,35 @@ def heatmap(
             colorscale="Blues",
             reversescale=True,
             colorbar={
-                "title": {"text": "Holm p"},
+                "title": {"text": "Holm p", "side": "top"},
                 "tickvals": [math.log10(t) for t in ticks],
                 "ticktext": [f"{t:g}" for t in ticks],
+                "orientation": "h",
+                "y": -0.18,
+                "yanchor": "top",
+                "x": 0,
+                "xanchor": "left",
+                "len": 1.0,
+                "thickness": 12,
             },
         )
     )
-    n = len(labels)
     fig.update_layout(
-        xaxis={"side": "bottom", "tickangle": -45, "automargin": True},
-        yaxis={"autorange": "reversed", "automargin": True},
-        height=max(380, 34 * n + 220),
+        xaxis={
+            "side": "top",
+            "automargin": True,
+            "fixedrange": True,
+            "tickmode": "array",
+            "tickvals": [str(i + 1) for i in range(n)],
+        },  # fmt: skip
+        yaxis={"autorange": "reversed", "automargin": True, "fixedrange": True},
+        height=max(380, 34 * n + 240),
     )
     rows = [[labels[r], *(text[r][c] or "—" for c in range(n))] for r in range(n)]
     columns = ["entry", *(str(c + 1) for c in range(n))]
-    note = f"* adjusted p < {alpha:g}. Cells are symmetric; hover a cell for the difference (row minus column)."
-    return _chart(f"significance-{board_id}", "Pairwise significance of the top entries", fig, columns, rows, note=note)
+    note = (
+        f"* adjusted p < {alpha:g}: darker is more significant. Columns are the entries by rank; the matrix "
+        "is symmetric. Hover a cell for the difference (row minus column) and both p-values; the tables below "
+        "have every number."
+    )
+    return _chart(f"significance-{board_id}", "Holm-adjusted p of each pair", fig, columns, rows, note=note)

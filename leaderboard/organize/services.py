@@ -86,7 +86,9 @@ def update_challenge(challenge: Challenge, values: dict, by) -> list[str]:
 def add_organizer(challenge: Challenge, username: str, by):
     """Make the user ``username`` a co-organizer; OrganizerError for an unknown name or an organizer already."""
     username = username.strip()
-    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    users = get_user_model().objects.filter(is_active=True)
+    # The exact name first: two accounts may differ only in case.
+    user = users.filter(username=username).first() or users.filter(username__iexact=username).first()
     if user is None:
         raise OrganizerError(f'There is no user "{username}" on this site; check the spelling of the username.')
     if challenge.organizers.filter(pk=user.pk).exists():
@@ -243,29 +245,27 @@ def enqueue_rescore(phase_id: int, truth_sha256: str) -> None:
 
 
 @shared_task(name="organize.rescore_phase", ignore_result=True, acks_late=True)
-def rescore_phase(phase_id: int, truth_sha256: str) -> int:
-    """Send every submission of the phase back to the queue, to be scored against its current truth.
+def rescore_phase(phase_id: int, truth_sha256: str, after: str | None = None) -> int:
+    """Send the phase's submissions back to the queue, to be scored against its current truth.
 
-    Runs on the worker, in batches: a phase with thousands of submissions is never
-    walked in a web request. A newer truth than ``truth_sha256`` means a later task
-    re-scores the phase; this one stops. Returns how many it re-queued.
+    Runs on the worker, RESCORE_BATCH submissions per task: a full batch hands the rest
+    to a follow-up task (``after`` the last id it re-queued), so a phase with tens of
+    thousands of submissions never makes one long task, and a lost worker loses one batch
+    (redelivered: ``acks_late``). A newer truth than ``truth_sha256`` means a later task
+    re-scores the phase; this one stops. Returns how many this task re-queued.
     """
-    queued = 0
-    last = None
-    while True:
-        if not Phase.objects.filter(pk=phase_id, truth_sha256=truth_sha256).exists():
-            log.info("phase %s has a newer truth than %s; its own re-score runs", phase_id, truth_sha256[:12])
-            return queued
-        batch = Submission.objects.filter(phase_id=phase_id).order_by("pk")
-        if last is not None:
-            batch = batch.filter(pk__gt=last)
-        rows = list(batch.select_related("phase")[:RESCORE_BATCH])
-        if not rows:
-            return queued
-        for submission in rows:
-            requeue(submission)
-            queued += 1
-        last = rows[-1].pk
+    if not Phase.objects.filter(pk=phase_id, truth_sha256=truth_sha256).exists():
+        log.info("phase %s has a newer truth than %s; its own re-score runs", phase_id, truth_sha256[:12])
+        return 0
+    batch = Submission.objects.filter(phase_id=phase_id).order_by("pk")
+    if after is not None:
+        batch = batch.filter(pk__gt=after)
+    rows = list(batch.select_related("phase")[:RESCORE_BATCH])
+    for submission in rows:
+        requeue(submission)
+    if len(rows) == RESCORE_BATCH:
+        rescore_phase.delay(phase_id, truth_sha256, str(rows[-1].pk))
+    return len(rows)
 
 
 # --- bundles ---------------------------------------------------------------------------------

@@ -14,8 +14,6 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -28,7 +26,6 @@ from leaderboard.organize.forms import BundleForm, ChallengeForm, OrganizerForm,
 from leaderboard.submissions.uploads import upload_refused
 
 AUDIT_PAGE_SIZE = 25
-REVEAL_CONTROLS = "organize/_reveal_controls.html"
 
 
 def _manage_url(challenge: Challenge) -> str:
@@ -188,15 +185,6 @@ def new_phase(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "organize/phase_new.html", context, status=status)
 
 
-def _reveal_controls_available() -> bool:
-    """The engine lane's reveal controls, once their template is on the branch."""
-    try:
-        get_template(REVEAL_CONTROLS)
-    except TemplateDoesNotExist:
-        return False
-    return True
-
-
 def _phase_page(request, challenge, phase, *, form=None, truth_form=None, problems=None, status=200):
     versions = phase.truth_versions.select_related("uploaded_by").annotate(n_scores=Count("submissions"))
     context = {
@@ -207,7 +195,6 @@ def _phase_page(request, challenge, phase, *, form=None, truth_form=None, proble
         "problems": problems,
         "versions": versions,
         "n_submissions": phase.submissions.count(),
-        "reveal_controls_available": _reveal_controls_available(),
         "section": "phases",
     }
     return render(request, "organize/phase.html", context, status=status)

@@ -55,3 +55,25 @@ def test_other_accounts_are_not_locked_by_one_accounts_failures(client, alice, c
     for _ in range(6):
         _log_in(client, "alice", "wrong")
     assert _log_in(client, "charlie", PASSWORD).status_code == 302
+
+
+def test_the_admin_log_in_has_the_same_brakes(client, olga):
+    for _ in range(5):
+        response = client.post("/admin/login/", {"username": "olga", "password": "wrong"}, REMOTE_ADDR="203.0.113.7")
+        assert response.status_code == 200
+
+    response = client.post("/admin/login/", {"username": "olga", "password": PASSWORD}, REMOTE_ADDR="203.0.113.7")
+
+    assert response.status_code == 429
+    assert "Too many failed log-ins for this account" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_good_admin_log_in_clears_the_accounts_failures(client, olga):
+    for _ in range(4):
+        client.post("/admin/login/", {"username": "olga", "password": "wrong"})
+    assert client.post("/admin/login/", {"username": "olga", "password": PASSWORD}).status_code == 302
+    client.logout()
+    for _ in range(4):
+        client.post("/admin/login/", {"username": "olga", "password": "wrong"})
+    assert client.post("/admin/login/", {"username": "olga", "password": PASSWORD}).status_code == 302

@@ -78,10 +78,32 @@ def test_an_unchanged_board_answers_304_and_a_changed_one_200(client, board, cha
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
-def test_a_304_reads_no_rows(client, django_assert_max_num_queries):
+def test_a_304_reads_only_the_boards_version(client, django_assert_num_queries):
     etag = client.get("/api/v1/tasks/mudi/leaderboard")["ETag"]
-    with django_assert_max_num_queries(2):  # the phase and the board's version
+    with django_assert_num_queries(1):  # the board row's version (with its phase as a subquery), nothing else
         assert client.get("/api/v1/tasks/mudi/leaderboard", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+@pytest.mark.parametrize("query", ["", "?direction=agnostic", "?page_size=1&page=2", "?modalities=text&sort=-rank"])
+def test_the_quick_304_carries_the_same_etag_as_the_page(client, query):
+    etag = client.get(f"/api/v1/tasks/mudi/leaderboard{query}")["ETag"]
+    again = client.get(f"/api/v1/tasks/mudi/leaderboard{query}", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag and again["Cache-Control"] == "public, no-cache"
+    other = "?direction=agnostic" if query != "?direction=agnostic" else ""
+    assert client.get(f"/api/v1/tasks/mudi/leaderboard{other}", HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_a_stale_etag_of_an_unknown_task_is_still_404(client):
+    assert client.get("/api/v1/tasks/nope/leaderboard", HTTP_IF_NONE_MATCH='"abc"').status_code == 404
+
+
+def test_private_rows_are_never_answered_by_the_quick_304(client, alice, make_token):
+    headers = bearer(make_token(alice, "read"))
+    etag = client.get("/api/v1/tasks/mudi/leaderboard?private=1", **headers)["ETag"]
+    again = client.get("/api/v1/tasks/mudi/leaderboard?private=1", HTTP_IF_NONE_MATCH=etag, **headers)
+    assert again.status_code == 304 and again["Cache-Control"].startswith("private")
+    # The anonymous view of the same query never matches a private page's tag.
+    assert client.get("/api/v1/tasks/mudi/leaderboard?private=1", HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 
 def test_a_page_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries):

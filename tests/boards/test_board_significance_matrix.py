@@ -64,7 +64,7 @@ def test_the_board_page_shows_the_heatmap_and_the_table(client, standing, alice_
     assert response.status_code == 200
     content = response.content.decode()
     assert 'id="significance-matrix"' in content
-    assert "Pairwise significance of the top entries" in content
+    assert "Holm-adjusted p of each pair" in content
     assert "Holm&#x27;s correction across the 3 pairs" in content
     assert "1. Perfect (Alice Lab)" in content and "3. AllWrong" in content
 

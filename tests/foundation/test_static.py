@@ -103,7 +103,8 @@ def debug_static(settings, tmp_path, db):
 def test_under_debug_plotly_is_served_compressed_and_cacheable_for_a_day(debug_static):
     response = Client().get("/static/vendor/plotly/plotly.min.js", HTTP_ACCEPT_ENCODING="gzip, br")
     assert response.status_code == 200
-    assert response["Content-Encoding"] == "gzip"
+    # Brotli when the brotli package is installed (locust's HTTP client brings it in dev), gzip otherwise.
+    assert response["Content-Encoding"] in {"gzip", "br"}
     assert int(response["Content-Length"]) < PLOTLY_JS.stat().st_size / 2
     assert response["Cache-Control"] == "max-age=86400, public"
 

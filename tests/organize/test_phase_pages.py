@@ -148,3 +148,9 @@ def test_the_phases_page_lists_them_in_order(client, olga, challenge):
     client.post("/challenges/mudi-2027/manage/phases/new/", phase_data())
     page = client.get("/challenges/mudi-2027/manage/phases/").content.decode()
     assert page.index("Development") < page.index(">Test<")
+
+
+def test_the_phase_page_carries_the_reveal_controls(client, olga, phase):
+    client.force_login(olga)
+    page = client.get("/challenges/mudi-2027/manage/phases/development/")
+    assertContains(page, 'action="/challenges/mudi-2027/manage/phases/development/reveal"')

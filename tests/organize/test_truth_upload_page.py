@@ -71,6 +71,25 @@ def test_replacing_the_truth_keeps_the_old_version_and_rescores_every_submission
     assert set(Submission.objects.values_list("status", flat=True)) == {"queued"}
 
 
+def test_a_big_phase_is_rescored_in_batches_each_handing_on_the_rest(
+    alice, charlie, olga, phase_with_truth, monkeypatch
+):
+    from leaderboard.organize import services
+
+    for team in (alice.personal_team, charlie.personal_team, olga.personal_team):
+        scored(phase_with_truth, team, "GraphDDI", mudi_metrics(0.5))
+    monkeypatch.setattr(submission_services, "enqueue", lambda submission_id: True)
+    monkeypatch.setattr(services, "RESCORE_BATCH", 2)
+    follow_ups: list[tuple] = []
+    monkeypatch.setattr(services.rescore_phase, "delay", lambda *args: follow_ups.append(args))
+    sha = phase_with_truth.truth_sha256
+    assert rescore_phase(phase_with_truth.pk, sha) == 2
+    ((phase_id, follow_sha, after),) = follow_ups
+    assert (phase_id, follow_sha) == (phase_with_truth.pk, sha)
+    assert rescore_phase(phase_id, follow_sha, after) == 1 and len(follow_ups) == 1
+    assert set(Submission.objects.values_list("status", flat=True)) == {"queued"}
+
+
 def test_a_rescore_for_an_older_truth_stops(alice, phase_with_truth):
     scored(phase_with_truth, alice.personal_team, "GraphDDI", mudi_metrics(0.5))
     assert rescore_phase(phase_with_truth.pk, "0" * 64) == 0
