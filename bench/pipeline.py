@@ -35,9 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-# bench/leaderboard.py would shadow the leaderboard package: the repository comes first.
-sys.path.insert(0, str(REPO))
+import _setup
+
+REPO = _setup.REPO
 TARGET_BIG_SECONDS = 5.0
 
 
@@ -57,40 +57,11 @@ def configure(tmp: Path) -> dict[str, str]:
 
 
 def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return _setup.percentile(values, 0.95)
 
 
 def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen:
-    handle = open(log, "wb")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "leaderboard",
-            "worker",
-            "--loglevel=INFO",
-            "--concurrency=1",
-            "-n",
-            "bench@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=handle,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 60
-    while "ready." not in log.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"worker did not start:\n{log.read_text(errors='replace')}")
-        time.sleep(0.1)
-    return process
+    return _setup.start_worker(env, log, "bench")
 
 
 def big_mudi_file(truth_path: Path, rows: int) -> bytes:

@@ -13,10 +13,20 @@ Roles (the permission matrix of issue 11):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import PASSWORD
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/security/ carries the ``security`` marker (``pytest -m security`` runs the suite)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.security)
+
 
 ROLES = ("anonymous", "participant", "other_team", "other_organizer", "organizer", "staff")
 
@@ -52,6 +62,13 @@ def world(db, alice, bob, alice_lab, charlie, olga, sent):
     oscar = create_user("oscar", "oscar@example.org", PASSWORD, email_verified=True)
     otto = create_user("otto", "otto@example.org", PASSWORD, email_verified=True)
     dora = create_user("dora", "dora@example.org", PASSWORD, email_verified=True)
+
+    # Both organizers may host (create challenges); the participant and the outsider may not.
+    from django.contrib.auth.models import Permission
+
+    host = Permission.objects.get(codename="host_challenges")
+    for organizer in (oscar, otto):
+        organizer.user_permissions.add(host)
 
     challenge = Challenge.objects.create(
         slug="secure-cup", title="Secure Cup", kind="organized", is_published=True, overview="Welcome."
@@ -92,7 +109,11 @@ def world(db, alice, bob, alice_lab, charlie, olga, sent):
         "staff": olga,
     }
     token, _ = create_token(alice, "matrix", "submit")
-    raw = {role: create_token(user, "matrix-raw", "submit")[1] for role, user in users.items()}
+    # The widest scope, so the API's answers are about who the user is, not what the token allows.
+    raw = {role: create_token(user, "matrix-raw", "organize")[1] for role, user in users.items()}
+    from leaderboard.drugs.models import Drug
+
+    Drug.objects.create(drugbank_id="DB00001", name="Drug One", structure_svg="<svg></svg>")
     return World(
         users=users,
         challenge=challenge,
