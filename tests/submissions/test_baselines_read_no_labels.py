@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -22,9 +23,10 @@ def test_changing_every_label_changes_no_baseline(slug, tmp_path, settings):
 
     frame = pd.read_csv(truth)
     column = next(c for c in LABEL_COLUMNS if c in frame.columns)
-    # Other labels for the same inputs: the rows' labels rotated by one.
-    frame[column] = frame[column].sample(frac=1, random_state=7).to_numpy()
-    frame[column] = list(frame[column].iloc[1:]) + [frame[column].iloc[0]]
+    # Other labels for the same inputs: the rows' labels (with the class's long-tail group, if any) shuffled.
+    moved = [column, *(c for c in ("group",) if c in frame.columns)]
+    order = np.roll(np.random.default_rng(7).permutation(len(frame)), 1)
+    frame[moved] = frame[moved].iloc[order].to_numpy()
     changed = tmp_path / "changed.csv"
     frame.to_csv(changed, index=False)
     assert not pd.read_csv(changed)[column].equals(pd.read_csv(truth)[column])
