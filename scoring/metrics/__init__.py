@@ -15,8 +15,11 @@ from scoring.kinds.base import kind_of
 if TYPE_CHECKING:
     from scoring.definitions import Task
 
-# Bump the major version whenever a stored score could change.
-SCORER_VERSION = "1.0.0"
+# Bump the major version whenever a stored score could change, the minor one when scores gain keys
+# or report sections (1.1.0: calibration curves, ImDrug long-tail groups, ChemicalX per-context
+# AUROC columns, MUDI per-drug errors and drug-frequency buckets); `manage.py rescore --task T
+# --outdated` re-scores what an older version stored.
+SCORER_VERSION = "1.1.0"
 
 
 def compute(task: Task, aligned: Aligned) -> MetricsResult:
