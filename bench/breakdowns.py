@@ -13,9 +13,9 @@ breakdown, and prints the ratio (target: at most 1.20, i.e. +20%):
     it) and metrics alone.
 (b) ImDrug: a synthetic 86-class DrugBank file, 3 seeds x --imdrug-rows rows
     with probabilities, scored with and without a head/middle/tail grouping.
-(c) MUDI: the real test set (../shared/data/mudi/test.csv) scored against itself.
-    This lane adds no MUDI breakdown (the per-drug sections are the drugs lane's),
-    so both runs take the same path; the line is there so the totals cover it.
+(c) MUDI: the real test set (../shared/data/mudi/test.csv) scored against itself,
+    with and without the per-drug breakdown (``scoring.metrics.mudi_drugs``: the
+    drug-frequency bucket F1s and every drug's TP/FP/FN), end to end and metrics alone.
 
 Timings are the best CPU time of --repeat alternating runs, after a warm-up round.
 No assertion on time: this prints numbers.
@@ -39,7 +39,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring import load_truth, longtail, score_files  # noqa: E402
 from scoring.api import align  # noqa: E402
-from scoring.metrics import chemicalx, compute  # noqa: E402
+from scoring.metrics import chemicalx, compute, mudi_drugs  # noqa: E402
 from scoring.registry import get_task  # noqa: E402
 
 TARGET_RATIO = 1.20
@@ -173,16 +173,35 @@ def bench_imdrug(folder: Path, rows: int, repeat: int, rng) -> list[tuple]:
     return [line(f"ImDrug DrugBank 86 classes, 3 x {rows:,} rows: head/middle/tail", with_s, without_s)]
 
 
+def _no_drugs(aligned, counts):
+    return {}, {}
+
+
 def bench_mudi(repeat: int) -> list[tuple]:
+    """MUDI per drug (the drugs lane): drug-frequency buckets and per-drug counts, with and without."""
     path = Path(os.environ.get("LEADERBOARD_SHARED_DIR", REPO.parent / "shared")).resolve() / "data/mudi/test.csv"
     if not path.is_file():
         return [("MUDI test set", "-", "-", "-", "SKIP")]
     task = get_task("mudi")
     truth = load_truth(task, path)
-    with_s, without_s, _ = paired(
-        repeat, lambda: score_files(task, truth, path), lambda: score_files(task, truth, path)
+    aligned = align(task, truth, path)
+
+    def patch():
+        return mock.patch.object(mudi_drugs, "breakdown", _no_drugs)
+
+    def run():
+        return score_files(task, truth, path)
+
+    with_e2e, without_e2e, score = paired(repeat, run, run, patch)
+    assert "aware/drug_freq/frequent/macro_f1" in score.metrics
+    with_metrics, without_metrics, _ = paired(
+        repeat, lambda: compute(task, aligned), lambda: compute(task, aligned), patch
     )
-    return [line("MUDI test set (89,417 rows): no breakdown of this lane", with_s, without_s)]
+    name = "MUDI test set (89,417 rows), per drug + frequency buckets"
+    return [
+        line(f"{name}: read+align+metrics", with_e2e, without_e2e),
+        line(f"{name}: metrics", with_metrics, without_metrics),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

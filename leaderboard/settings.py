@@ -400,6 +400,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Two choice sets are both called "status" (a submission's and a registration's): name each.
+    "ENUM_NAME_OVERRIDES": {
+        "SubmissionStatusEnum": ["queued", "running", "scored", "failed"],
+        "RegistrationStatusEnum": ["pending", "approved", "rejected", "disqualified"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "leaderboard.api.schemas.add_problem_responses",

@@ -55,14 +55,15 @@ class DrugBucket:
     low: int
     high: int | None
     label: str
+    short: str  # a table header: "≤ 5 test pairs"
 
 
 # MUDI's drug-frequency buckets (issue 13): a pair falls in the bucket of its rarer drug, counted in
 # distinct unordered test pairs.
 DRUG_BUCKETS = (
-    DrugBucket("rare", 1, 5, "rarer drug in at most 5 test pairs"),
-    DrugBucket("medium", 6, 20, "rarer drug in 6 to 20 test pairs"),
-    DrugBucket("frequent", 21, None, "rarer drug in more than 20 test pairs"),
+    DrugBucket("rare", 1, 5, "rarer drug in at most 5 test pairs", "≤ 5 test pairs"),
+    DrugBucket("medium", 6, 20, "rarer drug in 6 to 20 test pairs", "6–20 test pairs"),
+    DrugBucket("frequent", 21, None, "rarer drug in more than 20 test pairs", "> 20 test pairs"),
 )
 DRUG_BUCKET_STATS = ("macro_f1", "micro_f1", "pairs")
 

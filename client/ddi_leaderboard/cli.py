@@ -299,6 +299,30 @@ def disqualify(ctx: click.Context, challenge: str, team: str, reason: str) -> No
     click.echo(done["detail"])
 
 
+@cli.command()
+@click.argument("submission_id")
+@click.option("--unselect", is_flag=True, help="unselect it instead")
+@click.pass_context
+def final(ctx: click.Context, submission_id: str, unselect: bool) -> None:
+    """Select your team's submission as final for the private board (or --unselect it), until the phase ends."""
+    done = _client(ctx).select_final(submission_id, selected=not unselect)
+    click.echo(f"{done['detail']} Your team has {done['selected_count']} of {done['final_selection_count']} selected.")
+    click.echo(done["rule"])
+
+
+@cli.command()
+@click.argument("challenge")
+@click.argument("phase")
+@click.pass_context
+def reveal(ctx: click.Context, challenge: str, phase: str) -> None:
+    """Reveal PHASE now: close submissions, resolve final selections, publish the private board (organizers)."""
+    done = _client(ctx).reveal(challenge, phase)
+    click.echo(done["detail"])
+    click.echo(f"{done['final_submissions']} final submissions of {done['teams']} teams.")
+    if done.get("private_board"):
+        click.echo(f"Private board: {done['private_board']}")
+
+
 def _table(rows: list[tuple]) -> None:
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
     for row in rows:

@@ -297,6 +297,14 @@ class Client:
         """Approve, reject, disqualify or reinstate a registered team (by its slug)."""
         return self._json("POST", f"/api/v1/challenges/{challenge}/teams/{team}/{decision}", json={"reason": reason})
 
+    def select_final(self, submission_id: str, selected: bool = True) -> dict:
+        """Select (or with ``selected=False`` unselect) your team's submission as one of its finals (submit scope)."""
+        return self._json("POST", f"/api/v1/submissions/{submission_id}/final", json={"selected": selected})
+
+    def reveal(self, challenge: str, phase: str) -> dict:
+        """Reveal a phase now: close it, resolve final selections, publish its private board (organizers)."""
+        return self._json("POST", f"/api/v1/challenges/{challenge}/phases/{phase}/reveal")
+
     def export_scores(self, challenge: str, path: str | Path) -> int:
         """Stream every submission's public, private and all-row scores to ``path`` (CSV); returns the bytes written."""
         path = Path(path)

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from leaderboard.api import moderation, truth, views
+from leaderboard.api import finals, moderation, truth, views
 
 app_name = "api"
 urlpatterns = [
@@ -27,5 +27,8 @@ urlpatterns = [
     path("challenges/<slug:challenge>/export.csv", moderation.export_csv, name="challenge-export"),
     path("challenges/<slug:challenge>/teams/<slug:team>/<slug:decision>", moderation.decide, name="team-decision"),
     path("submissions/<uuid:submission_id>/moderation", moderation.moderate, name="submission-moderation"),
+    # Final selection (scope submit) and the reveal (scope organize).
+    path("submissions/<uuid:submission_id>/final", finals.final, name="submission-final"),
+    path("challenges/<slug:challenge>/phases/<slug:phase>/reveal", finals.reveal, name="phase-reveal"),
     re_path(r"^[\s\S]*$", views.not_found),  # any character, newlines too
 ]

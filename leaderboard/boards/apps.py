@@ -12,6 +12,7 @@ class BoardsConfig(AppConfig):
         submission_scored.connect(receivers.on_submission_scored, dispatch_uid="boards.on_submission_scored")
         board_changed.connect(receivers.on_board_changed, dispatch_uid="boards.on_board_changed")
 
+        from leaderboard.boards import reveal  # noqa: F401 (registers the reveal task with the worker)
         from leaderboard.celery import register_periodic_task
 
         # Reveals organized phases whose reveal time passed (idempotent: a late or double run changes nothing).

@@ -91,7 +91,7 @@ class BoardRow(models.Model):
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
     declarations = models.JSONField(default=dict)
-    # The submission's optional method metadata (``Submission.metadata_for_export``), for the exports.
+    # The submission's optional method metadata (``submissions.models.metadata_dict``), for the exports.
     metadata = models.JSONField(default=dict)
     # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
     tags = models.TextField(blank=True)

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 
+from celery import shared_task
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
@@ -30,7 +31,7 @@ from django.utils import timezone
 import scoring
 from leaderboard.boards import cache
 from leaderboard.boards.models import Board, BoardRow, PairTest
-from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
 from leaderboard.boards.placement import (
     Candidate,
     Standing,
@@ -43,8 +44,9 @@ from leaderboard.boards.placement import (
     tail_key,
 )
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
-from leaderboard.challenges.models import Phase
+from leaderboard.challenges.models import Phase, Registration
 from leaderboard.submissions.models import Result, Submission, metadata_dict
+from scoring.splits import PRIVATE, PUBLIC
 
 log = logging.getLogger(__name__)
 
@@ -232,8 +234,6 @@ def _stamp(board: Board, leader: BoardRow | None) -> None:
 def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> None:
     if phase.revealed_at is not None:
         # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
-        from leaderboard.boards.reveal import build_private_boards
-
         boards = boards + build_private_boards(phase)
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
@@ -418,6 +418,104 @@ def refresh_marks(phase: Phase) -> None:
         _after_commit(phase, boards, enqueue_tests=False)
 
 
+# --- private boards (after the reveal, ``leaderboard.boards.reveal``) ---------------------------------
+
+
+def disqualified_teams(phase: Phase) -> set[int]:
+    return set(
+        Registration.objects.filter(
+            challenge_id=phase.challenge_id, status=Registration.Status.DISQUALIFIED
+        ).values_list("team_id", flat=True)
+    )
+
+
+def _public_team_ranks(phase: Phase, direction: str) -> dict[int, int]:
+    """{team id: its best dense rank on the public board of ``direction``}, as the public board shows it."""
+    board = Board.objects.public().filter(phase=phase, direction=direction).first()
+    if board is None:
+        return {}
+    ranks: dict[int, int] = {}
+    rank, last = 0, None
+    for team_id, quality in (
+        BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0")
+        .order_by("quality", "tail")
+        .values_list("team_id", "quality")
+        .iterator(chunk_size=5000)
+    ):
+        if quality != last:
+            rank, last = rank + 1, quality
+        ranks.setdefault(team_id, rank)
+    return ranks
+
+
+def build_private_boards(phase: Phase) -> list[Board]:
+    """(Re)build the phase's private boards from its final submissions' private results; call inside a transaction.
+
+    One row per team: the best of its final submissions on the private part
+    (ties by the board's tie-breaks, then the earlier submission). Rows are
+    public on this board (a final submission enters the ranking that decides
+    the challenge, under its method name). No significance test is run on
+    private rows: the board carries no "indistinguishable" marks but the leader's.
+    """
+    if phase.split_spec is None:
+        return []
+    task = phase.task
+    specs = [direction_spec(task, direction) for direction in directions_for(task)]
+    chosen = Submission.objects.on_boards().filter(phase=phase).exclude(final_by="")
+    finals = list(chosen.values(*SUBMISSION_FIELDS))
+    excluded = disqualified_teams(phase)
+    finals = [s for s in finals if s["team_id"] not in excluded]
+    ids = [s["id"] for s in finals]
+    stored = _ranking_keys(specs) | {key for spec in specs for key in spec.stored_keys()}
+    private_values = Result.objects.filter(submission_id__in=ids).by_submission(stored, part=PRIVATE) if ids else {}
+    public_values = (
+        Result.objects.filter(submission_id__in=ids).by_submission([s.metric for s in specs], part=PUBLIC)
+        if ids
+        else {}
+    )
+    candidates, info = _to_candidates(finals, private_values)
+    candidates = [replace(c, is_public=True) for c in candidates]
+    boards = []
+    for spec in specs:
+        board, _ = Board.objects.get_or_create(
+            phase=phase,
+            direction=spec.key,
+            part=Board.Part.PRIVATE,
+            defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
+        )
+        board.metric = spec.metric
+        board.higher_is_better = spec.higher_is_better
+        board.tiebreak = [list(pair) for pair in spec.tiebreak]
+        board.significance = spec.significance
+        # One row per team: group on the team alone (the method name is the same for every candidate here).
+        by_id = {c.id: c for c in candidates}
+        best = representatives(spec, [replace(c, method_name="") for c in candidates])
+        reps = [by_id[c.id] for c in best]
+        team_ranks = _public_team_ranks(phase, spec.key)
+        rows = []
+        for c in reps:
+            row = _build_row(board, spec, c, {**info[c.id], "is_public": True})
+            row.is_public = True
+            row.public_rank = team_ranks.get(c.team_id)
+            row.public_value = public_values.get(c.id, {}).get(spec.metric)
+            rows.append(row)
+        leader = _first(rows)
+        for row in rows:
+            row.p_value = None
+            row.tied_with_leader = leader is not None and row.submission_id == leader.submission_id
+        _stamp(board, leader)
+        board.n_rows = len(rows)
+        board.n_submissions = len(finals)
+        board.last_activity = max((c.submitted_at for c in candidates), default=None)
+        board.progression = []
+        board.pending_tests = 0
+        board.save()
+        BoardRow.objects.filter(board=board).delete()
+        BoardRow.objects.bulk_create(rows, batch_size=500)
+        boards.append(board)
+    return boards
+
+
 def _warm(boards: list[Board]) -> None:
     """Pre-build the default view of each board so the first visitor after a score gets a cached page."""
     from leaderboard.boards.present import warm
@@ -429,9 +527,23 @@ def _warm(boards: list[Board]) -> None:
             log.exception("could not warm the cache of board %s", board.pk)
 
 
-def _enqueue_tests(phase_id: int) -> None:
-    from leaderboard.boards.tasks import run_board_tests
+# The name it had in boards.tasks, so messages already queued under it still find it.
+@shared_task(name="leaderboard.boards.tasks.run_board_tests", acks_late=True, ignore_result=True)
+def run_board_tests(phase_id: int) -> int:
+    """Run the missing leader-vs-row bootstraps of a phase, then put their verdicts on the rows.
 
+    Idempotent: tests already stored are skipped, and refreshing the marks does
+    not enqueue this task again (a pair that cannot be tested would loop forever).
+    """
+    phase = Phase.objects.filter(pk=phase_id).first()
+    if phase is None:
+        return 0
+    computed = run_pending_tests(phase)
+    refresh_marks(phase)
+    return computed
+
+
+def _enqueue_tests(phase_id: int) -> None:
     try:
         run_board_tests.delay(phase_id)
     except Exception:  # a broker outage must not break scoring; the next recompute tries again

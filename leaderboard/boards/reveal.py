@@ -9,7 +9,7 @@ only. ``reveal_phase`` is the one place that sets it, in one transaction:
 2. final selections are resolved (``resolve_finals``): a team's chosen
    submissions, or else its N best by public score (Kaggle's rule), recorded in
    ``Submission.final_by``;
-3. the private boards are built (``build_private_boards``): one per direction,
+3. the private boards are built (``recompute.build_private_boards``): one per direction,
    ``Board.part = "private"``, ranked on the *private* values of final
    submissions only, one row per team (its best final), each with the team's
    public rank and the submission's public value at the reveal;
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from celery import shared_task
@@ -34,13 +34,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from leaderboard.boards import cache
-from leaderboard.boards.models import Board, BoardRow
-from leaderboard.boards.placement import representatives
-from leaderboard.boards.spec import direction_spec, directions_for
+from leaderboard.boards.recompute import build_private_boards, disqualified_teams
 from leaderboard.challenges import audit
-from leaderboard.challenges.models import Challenge, Phase, Registration
-from leaderboard.submissions.models import Result, Submission
-from scoring.splits import PRIVATE, PUBLIC
+from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.submissions.models import Submission
 
 log = logging.getLogger(__name__)
 
@@ -62,14 +59,6 @@ def due_phases(now: datetime | None = None):
     now = now or timezone.now()
     due = Q(reveal_at__isnull=False, reveal_at__lte=now) | Q(reveal_at__isnull=True, ends_at__lte=now)
     return Phase.objects.filter(challenge__kind=Challenge.Kind.ORGANIZED, revealed_at__isnull=True).filter(due)
-
-
-def _disqualified_teams(phase: Phase) -> set[int]:
-    return set(
-        Registration.objects.filter(
-            challenge_id=phase.challenge_id, status=Registration.Status.DISQUALIFIED
-        ).values_list("team_id", flat=True)
-    )
 
 
 def final_count(phase: Phase) -> int:
@@ -100,7 +89,7 @@ def resolve_finals(phase: Phase) -> dict[int, list[str]]:
     Chosen ones count only where the phase lets teams choose; hidden submissions and
     disqualified teams have none.
     """
-    excluded = _disqualified_teams(phase)
+    excluded = disqualified_teams(phase)
     by_team: dict[int, list[Submission]] = defaultdict(list)
     for s in (
         Submission.objects.on_boards()
@@ -126,95 +115,6 @@ def resolve_finals(phase: Phase) -> dict[int, list[str]]:
     Submission.objects.filter(pk__in=chosen_ids).update(final_by=Submission.FinalBy.CHOSEN)
     Submission.objects.filter(pk__in=auto_ids).update(final_by=Submission.FinalBy.AUTO)
     return finals
-
-
-def _public_team_ranks(phase: Phase, direction: str) -> dict[int, int]:
-    """{team id: its best dense rank on the public board of ``direction``}, as the public board shows it."""
-    board = Board.objects.public().filter(phase=phase, direction=direction).first()
-    if board is None:
-        return {}
-    ranks: dict[int, int] = {}
-    rank, last = 0, None
-    for team_id, quality in (
-        BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0")
-        .order_by("quality", "tail")
-        .values_list("team_id", "quality")
-        .iterator(chunk_size=5000)
-    ):
-        if quality != last:
-            rank, last = rank + 1, quality
-        ranks.setdefault(team_id, rank)
-    return ranks
-
-
-def build_private_boards(phase: Phase) -> list[Board]:
-    """(Re)build the phase's private boards from its final submissions' private results; call inside a transaction.
-
-    One row per team: the best of its final submissions on the private part
-    (ties by the board's tie-breaks, then the earlier submission). Rows are
-    public on this board (a final submission enters the ranking that decides
-    the challenge, under its method name). No significance test is run on
-    private rows: the board carries no "indistinguishable" marks but the leader's.
-    """
-    from leaderboard.boards import recompute
-
-    if phase.split_spec is None:
-        return []
-    task = phase.task
-    specs = [direction_spec(task, direction) for direction in directions_for(task)]
-    chosen = Submission.objects.on_boards().filter(phase=phase).exclude(final_by="")
-    finals = list(chosen.values(*recompute.SUBMISSION_FIELDS))
-    excluded = _disqualified_teams(phase)
-    finals = [s for s in finals if s["team_id"] not in excluded]
-    ids = [s["id"] for s in finals]
-    stored = recompute._ranking_keys(specs) | {key for spec in specs for key in spec.stored_keys()}
-    private_values = Result.objects.filter(submission_id__in=ids).by_submission(stored, part=PRIVATE) if ids else {}
-    public_values = (
-        Result.objects.filter(submission_id__in=ids).by_submission([s.metric for s in specs], part=PUBLIC)
-        if ids
-        else {}
-    )
-    candidates, info = recompute._to_candidates(finals, private_values)
-    candidates = [replace(c, is_public=True) for c in candidates]
-    boards = []
-    for spec in specs:
-        board, _ = Board.objects.get_or_create(
-            phase=phase,
-            direction=spec.key,
-            part=Board.Part.PRIVATE,
-            defaults={"metric": spec.metric, "significance": spec.significance, "computed_at": timezone.now()},
-        )
-        board.metric = spec.metric
-        board.higher_is_better = spec.higher_is_better
-        board.tiebreak = [list(pair) for pair in spec.tiebreak]
-        board.significance = spec.significance
-        # One row per team: group on the team alone (the method name is the same for every candidate here).
-        by_id = {c.id: c for c in candidates}
-        best = representatives(spec, [replace(c, method_name="") for c in candidates])
-        reps = [by_id[c.id] for c in best]
-        team_ranks = _public_team_ranks(phase, spec.key)
-        rows = []
-        for c in reps:
-            row = recompute._build_row(board, spec, c, {**info[c.id], "is_public": True})
-            row.is_public = True
-            row.public_rank = team_ranks.get(c.team_id)
-            row.public_value = public_values.get(c.id, {}).get(spec.metric)
-            rows.append(row)
-        leader = recompute._first(rows)
-        for row in rows:
-            row.p_value = None
-            row.tied_with_leader = leader is not None and row.submission_id == leader.submission_id
-        recompute._stamp(board, leader)
-        board.n_rows = len(rows)
-        board.n_submissions = len(finals)
-        board.last_activity = max((c.submitted_at for c in candidates), default=None)
-        board.progression = []
-        board.pending_tests = 0
-        board.save()
-        BoardRow.objects.filter(board=board).delete()
-        BoardRow.objects.bulk_create(rows, batch_size=500)
-        boards.append(board)
-    return boards
 
 
 def reveal_phase(phase: Phase, *, by=None, now: datetime | None = None) -> RevealOutcome:

@@ -50,6 +50,8 @@ class DirectionSpec:
     # only where rows have them: a task scored without a grouping has none of these keys.
     breakdown_columns: tuple[Column, ...] = ()
     breakdown_chart_keys: tuple[str, ...] = ()  # further breakdown keys kept for the charts
+    # Values a row keeps for a section beside the table (MUDI's F1 by drug frequency), not columns.
+    extra_keys: tuple[str, ...] = ()
 
     @property
     def spread(self) -> str | None:
@@ -86,6 +88,7 @@ class DirectionSpec:
         keys += [key for _, key in self.seed_keys(self.metric)]
         for key in self.breakdown_chart_keys:
             keys += [key, self.spread_key(key) or key]
+        keys += list(self.extra_keys)
         return list(dict.fromkeys(keys))
 
     def ranking_task(self) -> scoring.registry.Task:
@@ -175,6 +178,19 @@ def breakdown_keys(spec: DirectionSpec) -> tuple[str, ...]:
     return tuple(c.key for c in spec.breakdown_columns) + spec.breakdown_chart_keys
 
 
+def _mudi_bucket_keys(direction: str) -> tuple[str, ...]:
+    """The view's F1 by drug-frequency bucket (``leaderboard.boards.drug_buckets``)."""
+    return tuple(
+        result_keys.mudi_bucket_key(direction, bucket.slug, stat)
+        for bucket in result_keys.DRUG_BUCKETS
+        for stat in result_keys.DRUG_BUCKET_STATS
+    )
+
+
+# Result keys a row keeps beyond its columns, per kind, for the sections beside the table.
+_EXTRA_KEYS = {"mudi": _mudi_bucket_keys}
+
+
 def direction_spec(task: scoring.registry.Task, direction: str | None = None) -> DirectionSpec:
     """The spec of ``view`` (None: the task's default view); ``KeyError`` for an unknown view."""
     directions = directions_for(task)
@@ -201,6 +217,7 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
         class_chart_keys=class_keys,
         breakdown_columns=breakdown_columns,
         breakdown_chart_keys=breakdown_chart,
+        extra_keys=_EXTRA_KEYS[task.kind](direction) if task.kind in _EXTRA_KEYS else (),
     )
 
 

@@ -13,9 +13,7 @@ from django.db import transaction
 
 from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
 from leaderboard.boards.matrix import enqueue_stale
-from leaderboard.boards.pair_tests import run_pending_tests
-from leaderboard.boards.recompute import recompute_phase, refresh_marks, update_board
-from leaderboard.boards.reveal import reveal_due_phases  # noqa: F401 (registers the beat's reveal task)
+from leaderboard.boards.recompute import recompute_phase, run_board_tests, update_board  # noqa: F401 (registers it)
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)
@@ -48,18 +46,3 @@ def enqueue_update(phase_id: int, submission_id=None) -> None:
             log.exception("could not enqueue the board update of phase %s", phase_id)
 
     transaction.on_commit(send)
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def run_board_tests(phase_id: int) -> int:
-    """Run the missing leader-vs-row bootstraps of a phase, then put their verdicts on the rows.
-
-    Idempotent: tests already stored are skipped, and refreshing the marks does
-    not enqueue this task again (a pair that cannot be tested would loop forever).
-    """
-    phase = Phase.objects.filter(pk=phase_id).first()
-    if phase is None:
-        return 0
-    computed = run_pending_tests(phase)
-    refresh_marks(phase)
-    return computed

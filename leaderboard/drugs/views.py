@@ -80,7 +80,7 @@ def top_entries_on(drug: Drug) -> tuple[list[dict], Board | None]:
         entry: dict[str, Any] = {"row": row, "scored": bool(ids), "settings": []}
         if drug.drugbank_id in ids:
             at = ids.index(drug.drugbank_id)
-            for setting, name in (("aware", "direction-aware"), ("agnostic", "direction-agnostic")):
+            for setting, name in (("aware", "aware"), ("agnostic", "agnostic")):
                 tp, fp, fn = per_drug[setting][at]
                 entry["settings"].append({"name": name, "tp": tp, "fp": fp, "fn": fn, "f1": _f1(tp, fp, fn)})
         entries.append(entry)

@@ -1,15 +1,18 @@
 """Baseline submissions for every task, scored through the real pipeline.
 
-Two per task, named for what they are, each a method that ranks like any entry:
-- "Random": a uniformly random class, probability vector, propensity or value;
-- "Majority class" / "Positive rate" / "Test mean": one constant for every row,
-  the test set's class prior (the name says so). It never sees which row has
-  which label.
+One per task, a method that ranks like any entry: "Random", a uniformly random
+class, probability vector or propensity, or a standard normal value.
 
-No baseline is built from the per-row truth labels: an entry that reads them
-(a "noisy oracle") is not a method and would top every board. A baseline that a
-builder no longer produces (such an oracle from an older release) is deleted
-from the phase by ``ensure_baselines``.
+A baseline may use the test inputs but never the labels: the builders are
+handed ``scoring.test_inputs`` (the truth with its labels removed), so one
+cannot read them by mistake. That retired the majority-class / positive-rate /
+test-mean baselines, which took their constant from the test labels: no
+training split is here to take a prior from honestly (MUDI's train set is on
+Zenodo, ImDrug's and most ChemicalX labels are not in the shared data), and a
+uniform prior is what "Random" already is. An entry built from the per-row
+labels (a "noisy oracle") would top every board and is not a method either. A
+baseline that a builder no longer produces is deleted from the phase by
+``ensure_baselines``.
 
 They belong to the "Baselines" user and team, are public, ``is_baseline`` and
 never charged. Re-running adds nothing: a baseline whose file bytes are
@@ -31,6 +34,7 @@ import pandas as pd
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
+import scoring
 from leaderboard.accounts.models import User
 from leaderboard.accounts.services import create_user
 from leaderboard.submissions import services
@@ -68,98 +72,60 @@ def baseline_user() -> User:
     return user
 
 
-def _mudi(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    pairs = truth.drop_duplicates(subset=["Drug1", "Drug2"], ignore_index=True)
+def _mudi(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     classes = list(task.classes)
-    gold = pairs["Interaction"].replace({"New Adverse": "New Effect", "New Effect (New Adverse)": "New Effect"})
-    majority = gold.value_counts().idxmax()
-
-    def frame(labels: object) -> pd.DataFrame:
-        return pd.DataFrame({"Drug1": pairs["Drug1"], "Interaction": labels, "Drug2": pairs["Drug2"]})
-
-    return [
-        Baseline(
-            "Random", "A uniformly random class for every test pair.", frame(rng.choice(classes, size=len(pairs)))
-        ),
-        Baseline(f"Majority class ({majority})", "The most frequent test class for every pair.", frame(majority)),
-    ]
+    labels = rng.choice(classes, size=len(inputs))
+    frame = pd.DataFrame({"Drug1": inputs["Drug1"], "Interaction": labels, "Drug2": inputs["Drug2"]})
+    return [Baseline("Random", "A uniformly random class for every test pair.", frame)]
 
 
-def _classification(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
+def _classification(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
     n_classes = len(task.classes)
-    keys = truth[["seed", "id"]]
-    gold = _class_indices(task, truth["label"])
-    random_probs = rng.dirichlet(np.ones(n_classes), size=len(truth))
+    keys = inputs[["seed", "id"]]
+    random_probs = rng.dirichlet(np.ones(n_classes), size=len(keys))
     random_frame = keys.assign(label=random_probs.argmax(axis=1))
     for k in range(n_classes):
         random_frame[f"prob_{k}"] = random_probs[:, k]
-    majority = int(np.bincount(gold, minlength=n_classes).argmax())
+    return [Baseline("Random", "A random probability vector per row; the label is its argmax.", random_frame)]
+
+
+def _regression(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
+    keys = inputs[["seed", "id"]]
+    # Not the labels' range: that would be read from the test labels.
+    values = rng.standard_normal(len(keys))
     return [
-        Baseline("Random", "A random probability vector per row; the label is its argmax.", random_frame),
-        Baseline(
-            f"Majority class ({task.classes[majority]})",
-            "The most frequent test class for every row (hard labels, so no AUROC).",
-            keys.assign(label=majority),
-        ),
+        Baseline("Random", "A standard normal value for every row (no label statistic is used).", keys.assign(y=values))
     ]
 
 
-def _class_indices(task: Task, labels: pd.Series) -> np.ndarray:
-    """Truth labels as class indices (a truth may write names or 0-based indices)."""
-    if pd.api.types.is_numeric_dtype(labels):
-        return labels.to_numpy().astype(int)
-    index = {name.lower(): i for i, name in enumerate(task.classes)}
-    return np.array([index[str(v).strip().lower()] if not str(v).strip().isdigit() else int(v) for v in labels])
-
-
-def _regression(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    keys = truth[["seed", "id"]]
-    y = truth["y" if "y" in truth.columns else "label"].to_numpy(dtype=float)
-    low, high = float(y.min()), float(y.max())
+def _pairs(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
+    keys = inputs[["seed", "drug_1", "drug_2", "context"]]
     return [
         Baseline(
-            "Random", "A uniform value within the test labels' range.", keys.assign(y=rng.uniform(low, high, len(y)))
-        ),
-        Baseline("Test mean", "The mean of the test labels for every row.", keys.assign(y=float(y.mean()))),
+            "Random", "A uniform propensity in [0, 1] for every triple.", keys.assign(prediction=rng.random(len(keys)))
+        )
     ]
 
 
-def _pairs(task: Task, truth: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    key = ["seed", "drug_1", "drug_2", "context"]
-    rows = truth.drop_duplicates(subset=key, ignore_index=True)
-    keys = rows[key]
-    rate = float(truth["label"].mean())
-    return [
-        Baseline(
-            "Random", "A uniform propensity in [0, 1] for every triple.", keys.assign(prediction=rng.random(len(rows)))
-        ),
-        Baseline(
-            f"Positive rate ({rate:.3f})",
-            "The test set's positive rate as every propensity.",
-            keys.assign(prediction=rate),
-        ),
-    ]
-
-
-# The baseline builders of each kind; a kind without one has no baselines.
+# The baseline builders of each kind; a kind without one has no baselines. Each gets the test
+# inputs only (``scoring.test_inputs``: the truth with its labels removed), never the labels.
 BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
 
 
 def build_baselines(task: Task, truth_file: str | os.PathLike[str] | FieldFile) -> list[Baseline]:
-    """The baseline prediction files of a task, from its truth file (deterministic).
+    """The baseline prediction files of a task, from its truth file's test inputs (deterministic).
 
     ``truth_file`` is a path or a stored file (``phase.truth_file``), read through its storage.
     """
-    name = str(getattr(truth_file, "name", truth_file))
-    sep = "\t" if name.endswith((".tsv", ".tsv.gz")) else ","
+    builder = BUILDERS.get(task.kind)
+    if builder is None:
+        return []
     if isinstance(truth_file, (str, os.PathLike)):
-        truth = pd.read_csv(truth_file, sep=sep)
+        inputs = scoring.test_inputs(task, str(truth_file))
     else:
         with truth_file.open("rb") as handle:
-            truth = pd.read_csv(handle, sep=sep, compression="gzip" if name.endswith(".gz") else None)
-    rng = np.random.default_rng(12345)
-    builder = BUILDERS.get(task.kind)
-    return builder(task, truth, rng) if builder else []
+            inputs = scoring.test_inputs(task, handle)
+    return builder(task, inputs, np.random.default_rng(12345))
 
 
 def ensure_baselines(

@@ -53,6 +53,7 @@ def bucket_rows(values: dict[str, float]) -> list[dict]:
             {
                 "slug": bucket.slug,
                 "label": bucket.label,
+                "short": bucket.short,
                 "pairs": int(pairs),
                 "values": [
                     (

@@ -210,10 +210,6 @@ class Submission(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("submissions:detail", args=[self.pk])
 
-    def metadata_for_export(self) -> dict:
-        """The optional method metadata a board row copies (exports and filters read the copy)."""
-        return metadata_dict(self.model_family, self.n_parameters, self.training_hardware, self.code_commit_url)
-
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.SCORED, self.Status.FAILED)

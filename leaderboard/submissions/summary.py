@@ -14,7 +14,7 @@ def overall_results(submission: Submission, part: str = PUBLIC) -> dict[str, flo
 
 
 # The parts a split phase's submission page adds after the reveal (or for organizers), in page order.
-REVEALED_PARTS = ((PRIVATE, "Private test rows"), (ALL, "All test rows"))
+REVEALED_PARTS = ((PRIVATE, "the private test rows"), (ALL, "all test rows"))
 
 
 def revealed_parts(submission: Submission, may_see_private: bool) -> list[dict]:

@@ -46,31 +46,41 @@ def pair_buckets(pair_drugs: np.ndarray, frequency: np.ndarray) -> np.ndarray:
     return bucket
 
 
+def _class_sums(per_pair: np.ndarray) -> np.ndarray:
+    """(n, settings, classes, stats) -> (n, settings * stats): the counts summed over the classes."""
+    sums: np.ndarray = per_pair[:, :, 0] + per_pair[:, :, 1] + per_pair[:, :, 2]
+    return sums.reshape(len(per_pair), -1)
+
+
 def per_drug_counts(counts: MudiCounts, n_drugs: int) -> np.ndarray:
     """(n_drugs, 2 settings, 3 stats) TP/FP/FN summed over classes on each drug's gold pairs."""
     assert counts.gold_pair_drugs is not None
-    pairs = counts.per_pair[: counts.n_gold_pairs].sum(axis=2)  # (n_pairs, settings, stats)
+    per_pair = counts.per_pair[: counts.n_gold_pairs]
+    flat = _class_sums(per_pair)
     a, b = counts.gold_pair_drugs[:, 0], counts.gold_pair_drugs[:, 1]
     other = a != b
-    flat = pairs.reshape(len(pairs), -1)
-    out = np.zeros((n_drugs, flat.shape[1]))
-    for column in range(flat.shape[1]):
-        out[:, column] = np.bincount(a, weights=flat[:, column], minlength=n_drugs) + np.bincount(
-            b[other], weights=flat[other, column], minlength=n_drugs
-        )
-    return out.reshape(n_drugs, *pairs.shape[1:]).round().astype(np.int64)
+    out = np.empty((n_drugs, flat.shape[1]))
+    for c in range(flat.shape[1]):
+        column = flat[:, c]
+        out[:, c] = np.bincount(a, weights=column, minlength=n_drugs)
+        out[:, c] += np.bincount(b[other], weights=column[other], minlength=n_drugs)
+    return out.reshape(n_drugs, per_pair.shape[1], per_pair.shape[3]).round().astype(np.int64)
 
 
 def bucket_metrics(counts: MudiCounts, bucket: np.ndarray) -> dict[str, float]:
     """``{setting}/drug_freq/{bucket}/{macro_f1|micro_f1|pairs}`` for every bucket with at least one gold pair."""
     per_pair = counts.per_pair[: counts.n_gold_pairs]
+    flat = per_pair.reshape(len(per_pair), -1)
+    n = len(DRUG_BUCKETS)
+    totals = np.stack([np.bincount(bucket, weights=flat[:, c], minlength=n) for c in range(flat.shape[1])], axis=1)
+    totals = totals.reshape(n, *per_pair.shape[1:])
+    sizes = np.bincount(bucket, minlength=n)
     out: dict[str, float] = {}
     for i, b in enumerate(DRUG_BUCKETS):
-        inside = bucket == i
-        n_pairs = int(inside.sum())
+        n_pairs = int(sizes[i])
         if not n_pairs:
             continue  # an empty bucket has no F1 (absent, never 0)
-        scores = scores_from_counts(per_pair[inside].sum(axis=0))
+        scores = scores_from_counts(totals[i])
         for setting in MUDI_SETTINGS:
             out[mudi_bucket_key(setting, b.slug, "macro_f1")] = float(scores[mudi_key(setting, "macro", "f1")])
             out[mudi_bucket_key(setting, b.slug, "micro_f1")] = float(scores[mudi_key(setting, "micro", "f1")])
@@ -95,11 +105,12 @@ def breakdown(aligned: MudiAligned, counts: MudiCounts) -> tuple[dict[str, float
     metrics = bucket_metrics(counts, bucket)
     drugs = per_drug_counts(counts, n_drugs)
     present = np.flatnonzero(frequency > 0)
-    present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
+    if names != sorted(names):  # the readers' codes index a sorted vocabulary: normally already in id order
+        present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
     aware = MUDI_SETTINGS.index("aware")
     errors = drugs[:, :, 1] + drugs[:, :, 2]
-    # Most aware errors first; np.lexsort sorts by its last key first.
-    order = np.lexsort((np.asarray(names, dtype=object)[present].astype(str), -errors[present, aware]))
+    # Most aware errors first, ties in id order (``present`` is in id order and the sort is stable).
+    order = np.argsort(-errors[present, aware], kind="stable")
     top = [int(code) for code in present[order][:TOP_ERRORS] if errors[code, aware] > 0]
     report: dict[str, Any] = {
         "classes": list(CLASS_KEYS),

@@ -36,7 +36,8 @@ def test_the_doc_has_an_example_for_every_endpoint():
                  "/phases/mudi\"", "/phases/mudi/submissions", "/tasks/mudi/submissions", "/submissions/$SUBMISSION_ID",
                  "/api/v1/submissions?", "-X PATCH", "inputs.csv", "example.csv", "If-None-Match",
                  "/phases/test/truth", "/api/v1/challenges/mudi-2027/rerun", "/moderation",
-                 "/teams/alice-lab/disqualify", "/api/v1/challenges/mudi-2027/export.csv"):  # fmt: skip
+                 "/teams/alice-lab/disqualify", "/api/v1/challenges/mudi-2027/export.csv", "/final",
+                 "/phases/test/reveal"):  # fmt: skip
         assert path in text, path
 
 
@@ -51,8 +52,11 @@ def moderation_examples(alice) -> dict[str, str]:
     lab = create_team(alice, "Alice Lab")
     Registration.objects.create(challenge=phase.challenge, team=lab, user=alice)
     moderated = make_submission(phase, lab, "GraphDDI")
+    # The final-selection example (engine lane): Alice Lab chooses one of its own on a phase that allows it.
+    Phase.objects.filter(pk=phase.pk).update(final_selection_allowed=True)
+    chosen = make_submission(phase, lab, "FinalNet")
     make_submission(phase, lab, "Broken", status="failed")
-    return {"MODERATED_ID": str(moderated.pk)}
+    return {"MODERATED_ID": str(moderated.pk), "FINAL_ID": str(chosen.pk)}
 
 
 def test_every_curl_example_answers_its_documented_status(live_server, alice, make_token, tmp_path, settings):

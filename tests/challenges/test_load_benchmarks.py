@@ -34,16 +34,15 @@ def test_demo_loads_a_labelled_synthetic_truth_and_scored_baselines(db, slug, cl
     phase = Phase.objects.get(task_slug=slug)
     assert phase.truth_is_synthetic and phase.truth_sha256 and phase.truth_source.startswith("synthetic demo data")
     baselines = Submission.objects.filter(phase=phase, is_baseline=True)
-    assert baselines.count() == 2
+    assert baselines.count() == 1  # Random: a constant prior would be read from the test labels
     assert set(baselines.values_list("status", flat=True)) == {"scored"}
-    names = set(baselines.values_list("method_name", flat=True))
-    assert "Random" in names and not any("oracle" in n.lower() for n in names)
+    assert set(baselines.values_list("method_name", flat=True)) == {"Random"}
     assert all(s.team.name == "Baselines" and s.is_public for s in baselines)
     assert b"Synthetic demo data" in client.get(f"/submissions/{baselines.first().pk}/").content
 
     results = Result.objects.count()
     call_command("load_benchmarks", "--demo", "--task", slug)
-    assert Submission.objects.filter(phase=phase).count() == 2
+    assert Submission.objects.filter(phase=phase).count() == 1
     assert Result.objects.count() == results
 
 
@@ -67,7 +66,7 @@ def test_demo_falls_back_to_synthetic_mudi_without_the_real_file(db, settings, t
     call_command("load_benchmarks", "--demo", "--no-challenge", "--task", "mudi")
     phase = Phase.objects.get(task_slug="mudi")
     assert phase.truth_is_synthetic
-    assert Submission.objects.filter(phase=phase, status="scored").count() == 2
+    assert Submission.objects.filter(phase=phase, status="scored").count() == 1
 
 
 def test_demo_never_replaces_a_real_truth_imported_by_an_operator(db, tmp_path):

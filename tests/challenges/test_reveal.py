@@ -202,3 +202,12 @@ def test_a_rerun_after_the_reveal_rebuilds_the_private_board(phase, entries):
     recompute_phase(Phase.objects.get(pk=phase.pk), enqueue_tests=False)
     board.refresh_from_db()
     assert board.version != version and BoardRow.objects.filter(board=board).count() == 2
+
+
+def test_beat_sends_the_reveal_every_minute():
+    from leaderboard.celery import app
+
+    entry = app.conf.beat_schedule["boards.reveal_due_phases"]
+    assert entry["task"] == "boards.reveal_due_phases" and entry["schedule"] == 60.0
+    app.loader.import_default_modules()
+    assert "boards.reveal_due_phases" in app.tasks

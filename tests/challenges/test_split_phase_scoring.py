@@ -14,6 +14,7 @@ from tests.challenges.split_phase import (
     PUBLIC_ROWS,
     make_split_phase,
     prediction_csv,
+    register,
     split_truth_csv,
     submit_scored,
 )
@@ -69,6 +70,7 @@ def test_an_invalid_file_on_a_split_phase_fails_with_its_located_problems(split_
     from leaderboard.submissions.models import Submission
 
     bad = prediction_csv().replace(b"Synergism", b"Friendship", 1)
+    register(split_phase, alice.personal_team, alice)
     submission = services.create_submission(
         phase=split_phase,
         team=alice.personal_team,

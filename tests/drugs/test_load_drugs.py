@@ -117,3 +117,19 @@ def test_a_bad_record_is_named_and_nothing_is_imported(db, tmp_path):
 def test_a_missing_file_is_refused_with_its_path(db, tmp_path):
     with pytest.raises(CommandError, match="Could not read .*missing.json"):
         call_command("load_drugs", str(tmp_path / "missing.json"))
+
+
+def test_load_benchmarks_demo_loads_the_drugs_after_the_mudi_truth(db, tmp_path, settings):
+    from leaderboard.challenges.models import Phase
+
+    settings.SHARED_DATA_DIR = tmp_path / "no-shared"  # synthetic MUDI: fast
+    settings.DRUG_INFO_SOURCE = str(write_drugs(tmp_path, {"DB00001": record("One")}))
+    call_command("load_benchmarks", "--demo", "--no-baselines", "--task", "mudi")
+    phase = Phase.objects.get(task_slug="mudi")
+    assert Drug.objects.get().counted_from == phase.truth_sha256
+
+
+def test_load_benchmarks_demo_for_other_tasks_loads_no_drugs(db, tmp_path, settings):
+    settings.DRUG_INFO_SOURCE = str(write_drugs(tmp_path, {"DB00001": record("One")}))
+    call_command("load_benchmarks", "--demo", "--no-baselines", "--task", "imdrug-hiv-random")
+    assert not Drug.objects.exists()

@@ -41,7 +41,7 @@ def organized_submission(db, alice):
 def test_a_standing_mudi_submission_shows_buckets_and_the_drugs_with_most_errors(client, alice, standing_submission):
     client.force_login(alice)
     html = client.get(f"/submissions/{standing_submission.pk}/").content.decode()
-    assert 'id="bucket-table"' in html and "rarer drug in at most 5 test pairs" in html
+    assert 'id="bucket-table"' in html and "at most 5 test pairs, 6 to 20, more than 20" in html
     assert 'id="top-error-drugs"' in html
     # The two wrong pairs are (DB00001, DB00002) and (DB00001, DB00003): DB00001 has 4 errors, the others 2.
     linked = re.findall(r'<a href="/drugs/(DB\d+)/">', html)

@@ -92,8 +92,8 @@ class Command(BaseCommand):
         literature_dir = Path(settings.SHARED_DATA_DIR) / "data" / "literature"
         if literature_dir.is_dir():  # published results beside the boards (every file of the folder)
             call_command("load_literature", str(literature_dir), stdout=self.stdout)
-        # The drug pages: after the truths, so each drug's MUDI test pairs are counted from the loaded one.
-        if Path(default_drug_source()).exists() or "://" in default_drug_source():
+        # MUDI's drug pages: after the truths, so each drug's test pairs are counted from the loaded one.
+        if "mudi" in slugs and (Path(default_drug_source()).exists() or "://" in default_drug_source()):
             call_command("load_drugs", stdout=self.stdout)
         self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
 
