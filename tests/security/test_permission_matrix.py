@@ -129,7 +129,7 @@ RULES = [
     Rule("teams:*", POST_ONLY_SIGNED_IN, OWNER_ONLY_ACTION),
     # --- submissions.
     Rule("submissions:submit|submissions:phase-submit", SIGNED_IN, SIGNED_IN_ACTION, "an empty POST: a form error"),
-    Rule("submissions:my", SIGNED_IN, NOT_POSTABLE, "one's own teams' submissions to a phase"),
+    Rule("submissions:my", SIGNED_IN, SIGNED_IN, "one's own teams' submissions to a phase (POST: the final toggles)"),
     Rule("submissions:detail", PRIVATE_SUBMISSION, PRIVATE_SUBMISSION),
     Rule("submissions:rerun", NOT_POSTABLE, (404, 403, 404, 404, REDIRECT, REDIRECT), "organizers only"),
     Rule("submissions:visibility|submissions:final", NOT_POSTABLE, (404, REDIRECT, 404, 404, 403, 403), "the team"),
