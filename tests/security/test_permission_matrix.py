@@ -102,9 +102,9 @@ RULES = [
         API_ORGANIZER_WRITE,
         "moderation, for organizers",
     ),
-    # Final selection (the team only; organizers see the submission, so they get a 403) and the reveal.
+    # Final selection (the team only; the empty body is a 422) and the reveal (organizers). Engine lane.
     Rule("api:submission-final", API_NOT_POSTABLE, (401, DONE, 404, 404, 403, 403), "the team only"),
-    Rule("api:phase-reveal", API_NOT_POSTABLE, API_ORGANIZER_WRITE, "the reveal, for organizers"),
+    Rule("api:phase-reveal", API_NOT_POSTABLE, API_ORGANIZER_WRITE, "organizers reveal"),
     Rule("api:submissions", API_TOKEN_READ, API_NOT_POSTABLE, "a token's own submissions"),
     Rule("api:submission", PRIVATE_SUBMISSION, NOT_POSTABLE, "private objects of others are 404; PATCH edits"),
     Rule("api:problem-type", PUBLIC, PUBLIC, "a problem type's documentation, any method"),
@@ -129,7 +129,7 @@ RULES = [
     Rule("teams:*", POST_ONLY_SIGNED_IN, OWNER_ONLY_ACTION),
     # --- submissions.
     Rule("submissions:submit|submissions:phase-submit", SIGNED_IN, SIGNED_IN_ACTION, "an empty POST: a form error"),
-    Rule("submissions:my", SIGNED_IN, SIGNED_IN, "one's own submissions to a phase"),
+    Rule("submissions:my", SIGNED_IN, SIGNED_IN, "one's own teams' submissions to a phase (POST: the final toggles)"),
     Rule("submissions:detail", PRIVATE_SUBMISSION, PRIVATE_SUBMISSION),
     Rule("submissions:rerun", NOT_POSTABLE, (404, 403, 404, 404, REDIRECT, REDIRECT), "organizers only"),
     Rule("submissions:visibility|submissions:final", NOT_POSTABLE, (404, REDIRECT, 404, 404, 403, 403), "the team"),

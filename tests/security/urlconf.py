@@ -70,9 +70,6 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("organize:participant-decide", "team_slug", w.private_submission.team.slug),
         ("boards:dataset", "family", "mudi"),
         ("boards:dataset", "dataset", "mudi"),
-        # Organized phases' boards and "my submissions" (engine lane) take the challenge's slug.
-        ("boards:phase*", "slug", w.challenge.slug),
-        ("submissions:my", "slug", w.challenge.slug),
         ("boards:*", "slug", "mudi"),
         ("submissions:*", "slug", "mudi"),
         ("challenges:*", "slug", w.challenge.slug),
