@@ -42,6 +42,11 @@ TYPES = {
     "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
     "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
     "action-refused": (409, "Action refused", "An organizer action that does not fit the object's current state."),
+    "storage-unavailable": (
+        503,
+        "File storage unavailable",
+        "The upload could not be stored (a full disk or unreachable storage); nothing was charged. Retry later.",
+    ),
     "error": (500, "Error", "Something else went wrong."),
 }
 

@@ -401,6 +401,10 @@ def _create(request: Request, phase: Phase) -> Response:
         raise ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused)) from None
     except quotas.NotRegistered as refused:
         raise ApiProblem(403, "not-registered", "Not registered", str(refused)) from None
+    except quotas.StorageUnavailable as refused:
+        raise ApiProblem(
+            503, "storage-unavailable", "File storage unavailable", str(refused), headers={"Retry-After": "60"}
+        ) from None
     except quotas.TeamLocked as refused:
         raise ApiProblem(
             409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug

@@ -49,8 +49,8 @@ def bucket_table(spec: DirectionSpec, rows: list) -> dict | None:
                 "url": row.get("url", ""),
                 "cells": [
                     (
-                        metric_text(stored.get(mudi_bucket_key(spec.key, b["slug"], "macro_f1"))),
-                        metric_text(stored.get(mudi_bucket_key(spec.key, b["slug"], "micro_f1"))),
+                        metric_text(stored.get(mudi_bucket_key(spec.key, str(b["slug"]), "macro_f1"))),
+                        metric_text(stored.get(mudi_bucket_key(spec.key, str(b["slug"]), "micro_f1"))),
                     )
                     for b in buckets
                 ],

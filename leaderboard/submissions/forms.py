@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import logging
 import zlib
 from typing import cast
 
@@ -20,6 +21,8 @@ ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".g
 YES_NO = [("no", "No"), ("yes", "Yes")]
 VISIBILITY = [("public", "Public: shown on the leaderboard"), ("private", "Private: only your team and organizers")]
 DECLARATION_PREFIX = "declare_"
+
+log = logging.getLogger(__name__)
 
 
 def _yes_no_field(label: str, help_text: str = "", initial: str | None = None) -> forms.TypedChoiceField:
@@ -239,7 +242,11 @@ class SubmissionForm(forms.Form):
             return
         if self.kept is not None:
             staging.discard(self.kept)
-        self.kept = staging.stage(self.user, upload)
+        try:
+            self.kept = staging.stage(self.user, upload)
+        except OSError:  # storage full or unreachable: the form's error says so; the file is chosen again
+            log.warning("could not stage an upload of %s", self.user, exc_info=True)
+            self.kept = None
 
     def error_summary(self) -> list[dict[str, object]]:
         """Every error, in form order, with the id of the field it belongs to (the summary links to it)."""

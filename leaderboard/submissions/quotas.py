@@ -104,6 +104,16 @@ class PhaseNotOpen(SubmissionRefused):
     """The phase has not started yet, or has ended; the message gives the date."""
 
 
+class StorageUnavailable(SubmissionRefused):
+    """The uploaded file could not be written to storage (a full disk, unreachable storage): nothing is kept."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The site could not store your file just now (its storage is full or unreachable). Nothing was "
+            "kept and nothing counts against your quota; please try again in a few minutes."
+        )
+
+
 class NotRegistered(SubmissionRefused):
     """An organized phase: the team has no approved registration for the challenge (or is too large now)."""
 

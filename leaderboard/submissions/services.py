@@ -173,7 +173,16 @@ def create_submission(
     )
     upload.seek(0)
     hashing = HashingFile(upload, submission.file_name)
-    submission.file.save(_storage_name(submission.file_name), hashing, save=False)
+    try:
+        submission.file.save(_storage_name(submission.file_name), hashing, save=False)
+    except OSError as error:  # ENOSPC, a read-only or vanished folder: a sentence for the user, the cause in the log
+        log.error("could not store an upload of %s for phase %s: %s", user, phase, error)
+        if submission.file.name:
+            try:
+                submission.file.delete(save=False)
+            except OSError:
+                log.exception("could not remove the partial upload %s", submission.file.name)
+        raise quotas.StorageUnavailable() from error
     # A storage that does not stream through chunks() leaves the digest empty: hash again.
     submission.sha256 = hashing.digest.hexdigest() if hashing.bytes_hashed else _sha256_of(upload)
     try:
