@@ -382,6 +382,13 @@ def _read_csv(raw: RawFile, data: bytes, header: list[str], dtypes: dict[str, st
         if isinstance(exc, pd.errors.ParserError):
             if "Expected" in str(exc) and "fields" in str(exc):
                 raise _TooManyFields(str(exc)) from exc
+            if "EOF inside string" in str(exc):  # pandas' words for a quote that is never closed
+                line = re.search(r"starting at row (\d+)", str(exc))  # 0-based, counting the header
+                where = f" (it opens on line {int(line.group(1)) + 1})" if line else ""
+                raise fail(
+                    f"The {raw.what} has a double quote that is never closed{where}: every quoted field needs "
+                    'its closing quote, and a quote inside a quoted field is written twice ("").'
+                ) from exc
             raise fail(f"The {raw.what} could not be read as delimited text: {exc}.") from exc
         if any(t == "float64" for t in dtypes.values()):
             return None

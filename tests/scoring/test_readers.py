@@ -144,3 +144,15 @@ def test_header_names_are_case_insensitive_for_every_format(write):
     truth = load_truth(HIV, write("t.csv", HIV_TRUTH.replace("seed,id,label", " SEED , Id ,LABEL")))
     aligned = align(HIV, truth, write("p.tsv", HIV_PREDICTION.replace(",", "\t").replace("prediction", "Prediction")))
     assert np.array_equal(aligned.seeds[0].y_pred, [0, 1, 0])
+
+
+def test_a_quote_that_is_never_closed_is_named_with_its_line():
+    truth = b"Drug1,Interaction,Drug2\nCompound::DB00001,Synergism,Compound::DB00002\n"
+    pred = b'Drug1,Interaction,Drug2\nCompound::DB00001,"Synergism,Compound::DB00002\nCompound::DB00003,Synergism,x\n'
+    import scoring
+
+    with pytest.raises(ScoringError) as caught:
+        scoring.score_files("mudi", io.BytesIO(truth), io.BytesIO(pred))
+    message = str(caught.value)
+    assert "double quote that is never closed (it opens on line 2)" in message
+    assert "EOF inside string" not in message
