@@ -112,7 +112,7 @@ CASES = [
     # --- rows
     Hostile("ragged-row", MUDI, _rows(extra=["Compound::DB00001,Synergism"]), "fields but the header has 3"),
     Hostile("extra-field", MUDI, _rows(extra=["Compound::DB00001,Synergism,Compound::DB00002,0.9"]), "fields"),
-    Hostile("unbalanced-quote", MUDI, _rows(("Compound::DB00001,", '"Compound::DB00001,')), "quote that is never closed"),
+    Hostile("unbalanced-quote", MUDI, _rows(("Compound::DB00001,", '"Compound::DB00001,')), "never closed"),
     Hostile("repeated-pair", MUDI, _rows(extra=[GOOD_ROWS[1]]), "repeats the pair"),
     Hostile("missing-pairs", MUDI, ("\n".join(GOOD_ROWS[:-3]) + "\n").encode(), "The predictions miss 3 of"),
     Hostile("unknown-class", MUDI, _first_label("Friendship"), NOT_A_CLASS),
