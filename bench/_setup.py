@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -173,6 +174,25 @@ def stop_all(processes: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+
+def teardown(processes: list[subprocess.Popen], database: str, tmp: Path, *, keep: bool,
+             unmount: Path | None = None) -> None:  # fmt: skip
+    """What every bench does last: stop its processes, drop its database, unmount, remove (or keep) its folder."""
+    stop_all(processes)
+    try:
+        from django.db import connections
+
+        connections.close_all()
+    except Exception:  # noqa: BLE001 (Django may not be set up)
+        pass
+    drop_database(database)
+    if unmount is not None:
+        subprocess.run(["umount", str(unmount)], capture_output=True)
+    if keep:
+        print(f"kept {tmp}")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def children(pid: int) -> list[int]:

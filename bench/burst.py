@@ -22,7 +22,6 @@ folder deleted at the end. Steps:
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import tempfile
 import time
@@ -79,18 +78,7 @@ def main() -> int:
         print("\nRESULT:", "PASS" if good else "FAIL")
         return 0 if good else 1
     finally:
-        _setup.stop_all(processes)
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 (Django may not be set up)
-            pass
-        _setup.drop_database(DATABASE)
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        _setup.teardown(processes, DATABASE, tmp, keep=args.keep)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -184,20 +183,8 @@ def main() -> int:
         print("\nRESULT:", "PASS" if good else "FAIL")
         return 0 if good else 1
     finally:
-        _setup.stop_all(processes + [redis] if "redis" in locals() else processes)
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 (Django may not be set up)
-            pass
-        _setup.drop_database(DATABASE)
-        if mounted:
-            subprocess.run(["umount", str(storage)], capture_output=True)
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        started = processes + [redis] if "redis" in locals() else processes
+        _setup.teardown(started, DATABASE, tmp, keep=args.keep, unmount=storage if mounted else None)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -174,18 +173,7 @@ def main() -> int:
         print("\nRESULT:", "PASS" if good else "FAIL")
         return 0 if good else 1
     finally:
-        _setup.stop_all(processes)
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 (Django may not be set up)
-            pass
-        _setup.drop_database(DATABASE)
-        if args.keep:
-            print(f"kept {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        _setup.teardown(processes, DATABASE, tmp, keep=args.keep)
 
 
 if __name__ == "__main__":
