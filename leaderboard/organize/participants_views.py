@@ -65,6 +65,7 @@ def participants(request: HttpRequest, slug: str) -> HttpResponse:
         entries=entries,
         page=page,
         status=status,
+        query=f"status={status}" if status else "",  # the page links keep the filter
         status_counts=status_counts,
         total=sum(counts.values()),
     )
