@@ -138,7 +138,7 @@ def grouped_roc_auc(
     which gives the same area as the trapezoidal ROC curve. ``order`` is an
     optional ``score_order(score)`` to reuse.
     """
-    y = np.asarray(y_true)
+    y = np.asarray(y_true, dtype=bool)  # flatnonzero is several times faster on booleans than on int8
     s = np.asarray(score, dtype=np.float64)
     g = np.asarray(group)
     n = y.size
@@ -154,25 +154,40 @@ def grouped_roc_auc(
     codes = codes.astype(np.int16) if n_groups <= np.iinfo(np.int16).max else codes.astype(np.int64)
     by_group = np.argsort(codes, kind="stable")
     order = order[by_group]
-    g = codes[by_group].astype(np.int64)
+    codes = codes[by_group]
     s = s[order]
     positives = np.flatnonzero(y[order])
-    n_all = np.bincount(g, minlength=n_groups)
-    group_start = np.cumsum(n_all) - n_all  # first sorted position of every group
-    new_tie = np.empty(n, dtype=bool)
-    new_tie[0] = True
-    np.not_equal(g[1:], g[:-1], out=new_tie[1:])
-    new_tie[1:] |= s[1:] != s[:-1]
-    tie_start = np.flatnonzero(new_tie)
-    tie_end = np.r_[tie_start[1:], n]
-    tie_id = np.cumsum(new_tie)[positives] - 1
-    # 1-based mid-rank inside the group: mean of positions tie_start+1..tie_end.
-    g_pos = g[positives]
-    rank = ((tie_start + tie_end + 1) / 2.0)[tie_id] - group_start[g_pos]
-    n_pos = np.bincount(g_pos, minlength=n_groups).astype(np.float64)
+    # Rows and positives are both sorted by group now: a group's slice bounds come
+    # from a binary search of its code, its sums from differences of one cumulative sum.
+    groups = np.arange(n_groups + 1)
+    bounds = np.searchsorted(codes, groups)
+    group_start, n_all = bounds[:-1], np.diff(bounds)
+    positive_bounds = np.searchsorted(codes[positives], groups)
+    n_pos = np.diff(positive_bounds).astype(np.float64)
     n_neg = n_all - n_pos
-    # Ranks are half-integers, so this sum is exact whatever the order of the rows.
-    rank_sum = np.bincount(g_pos, weights=rank, minlength=n_groups)
+    # Every positive's rank inside its group, first as if no score were tied: its
+    # 1-based sorted position less its group's start ...
+    position_sum = np.r_[0.0, np.cumsum(positives + 1.0)][positive_bounds]
+    rank_sum = np.diff(position_sum) - group_start * n_pos
+    # ... then, for the rows of a run of tied (group, score), moved to the run's
+    # mid-rank. Only the tied rows are touched: few, for real-valued predictions.
+    same_as_next = np.zeros(n, dtype=bool)
+    np.equal(s[1:], s[:-1], out=same_as_next[:-1])
+    same_as_next[:-1] &= codes[1:] == codes[:-1]
+    if same_as_next.any():
+        in_run = same_as_next.copy()
+        in_run[1:] |= same_as_next[:-1]
+        tied = np.flatnonzero(in_run)
+        starts = np.ones(tied.size, dtype=bool)
+        starts[1:] = ~same_as_next[tied[:-1]]
+        run = np.cumsum(starts) - 1
+        first, last = tied[starts], tied[np.r_[starts[1:], True]]
+        mid = (first + last + 2) / 2.0  # the mean of the 1-based positions first+1 .. last+1
+        is_positive = y[order[tied]]
+        tied_positives = tied[is_positive]
+        correction = mid[run[is_positive]] - (tied_positives + 1.0)
+        rank_sum += np.bincount(codes[tied_positives], weights=correction, minlength=n_groups)
+    # Ranks are integers or half-integers, so these sums are exact whatever the order of the rows.
     with np.errstate(divide="ignore", invalid="ignore"):
         auroc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
     auroc[(n_pos == 0) | (n_neg == 0)] = np.nan
