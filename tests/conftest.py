@@ -74,6 +74,28 @@ def _fresh_rate_limits(settings) -> None:
     settings.RATE_LIMIT_KEY_PREFIX = f"{uuid.uuid4().hex}:"
 
 
+@pytest.fixture(autouse=True)
+def _plotly_validates_every_figure(monkeypatch) -> None:
+    """Every chart figure a test builds passes plotly's own validator.
+
+    The site builds figures as plain data (leaderboard.submissions.charts: graph
+    objects cost ~50 ms of a cold board page); this is where a misspelt or
+    misplaced property is still caught.
+    """
+    import plotly.graph_objects as go
+
+    from leaderboard.submissions import charts
+
+    plain = charts.Figure.to_plotly_json
+
+    def validated(self):
+        data = plain(self)
+        go.Figure(data)  # raises ValueError naming the property and what it accepts
+        return data
+
+    monkeypatch.setattr(charts.Figure, "to_plotly_json", validated)
+
+
 # --- the cast -----------------------------------------------------------------
 
 

@@ -4,8 +4,9 @@ The chart format (``{"id", "title", "figure", "table", "note"}``, the site's
 layout) is ``leaderboard.submissions.charts``'; a submission's own charts live
 there too, next to its page.
 
-Building a figure costs milliseconds (plotly validates every property), so
-board charts are cached per board version (``leaderboard.boards.cache``).
+Figures are plain data (``leaderboard.submissions.charts.trace``); board charts
+are still cached per board version (``leaderboard.boards.cache``) and warmed by
+the worker after every board update.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import numpy as np
-import plotly.graph_objects as go
 
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
-from leaderboard.submissions.charts import short
+from leaderboard.submissions.charts import short, trace
 from scoring import keys as result_keys
 
 # Bars for more methods than this are unreadable; the table holds the rest.
@@ -50,12 +50,16 @@ def class_f1_chart(
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in class_keys)] for r in rows]
     if len(class_keys) <= 10:
         fig = _figure(
-            [go.Bar(name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys]) for r in rows]
+            [
+                trace("bar", name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys])
+                for r in rows
+            ]
         )
         fig.update_layout(barmode="group", yaxis={"title": "F1", "range": [0, 1]})
     else:
         fig = _figure(
-            go.Heatmap(
+            trace(
+                "heatmap",
                 z=[[r["metrics"].get(key) for _, key in class_keys] for r in rows],
                 x=[short(n, 18) for n in names],
                 y=[short(label(r)) for r in rows],
@@ -83,7 +87,8 @@ def direction_scatter(rows: Sequence[dict]) -> dict | None:
     if not points:
         return None
     fig = _figure(
-        go.Scatter(
+        trace(
+            "scatter",
             x=[p[1] for p in points],
             y=[p[2] for p in points],
             text=[p[0] for p in points],
@@ -113,8 +118,8 @@ def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, 
         return None
     fig = _figure(
         [
-            go.Bar(name="random split", x=[p[0] for p in pairs], y=[p[1] for p in pairs]),
-            go.Bar(name="standard split", x=[p[0] for p in pairs], y=[p[2] for p in pairs]),
+            trace("bar", name="random split", x=[p[0] for p in pairs], y=[p[1] for p in pairs]),
+            trace("bar", name="standard split", x=[p[0] for p in pairs], y=[p[2] for p in pairs]),
         ]
     )
     fig.update_layout(barmode="group", yaxis={"title": metric_name})
@@ -137,7 +142,8 @@ def seed_strip(
         return None
     fig = _figure(
         [
-            go.Box(
+            trace(
+                "box",
                 name=short(label(r)),
                 y=[r["metrics"].get(key) for _, key in seed_keys],
                 text=[f"seed {seed}" for seed, _ in seed_keys],
@@ -179,7 +185,8 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
     if not steps:
         return None
     fig = _figure(
-        go.Scatter(
+        trace(
+            "scatter",
             x=[s["date"] for s in steps],
             y=[s["value"] for s in steps],
             text=[f"{s['method']} ({s['team']})" for s in steps],
@@ -207,10 +214,16 @@ def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, f
     high = max(max(p[1], p[2]) for p in points)
     fig = _figure(
         [
-            go.Scatter(
-                x=[low, high], y=[low, high], mode="lines", line={"dash": "dot", "color": "#999"}, hoverinfo="skip"
+            trace(
+                "scatter",
+                x=[low, high],
+                y=[low, high],
+                mode="lines",
+                line={"dash": "dot", "color": "#999"},
+                hoverinfo="skip",
             ),
-            go.Scatter(
+            trace(
+                "scatter",
                 x=[p[1] for p in points],
                 y=[p[2] for p in points],
                 text=[p[0] for p in points],
@@ -237,7 +250,7 @@ def shakeup_chart(board, spec) -> dict | None:
     """The public-vs-private scatter of a private board's rows (its best CHART_ROWS entries)."""
     from leaderboard.boards.models import BoardRow
 
-    rows = BoardRow.objects.filter(board=board, quality__startswith="0").order_by("quality", "tail")
+    rows = BoardRow.objects.ranked().filter(board=board).order_by("quality", "tail")
     points = [
         (f"{r['method_name']} ({r['team_name']})", r["public_value"], r["value"])
         for r in rows.values("method_name", "team_name", "public_value", "value")[:200]
@@ -271,11 +284,11 @@ def longtail_chart(
     traces = []
     for r in rows:
         values = [r["metrics"].get(first(g, "balanced_accuracy")) for g in groups]
-        bar = go.Bar(name=short(label(r)), x=x, y=values)
+        bar = trace("bar", name=short(label(r)), x=x, y=values)
         if spread:
             errors = [r["metrics"].get(result_keys.spread_key(first(g, "balanced_accuracy"), spread)) for g in groups]
             if any(e is not None for e in errors):
-                bar.error_y = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
+                bar["error_y"] = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
         traces.append(bar)
     fig = _figure(traces)
     fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]})
@@ -303,7 +316,7 @@ def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], 
         return None
     fig = _figure(
         [
-            go.Box(name=short(name), y=values, boxpoints="all", jitter=0.4, pointpos=0, marker={"size": 4})
+            trace("box", name=short(name), y=values, boxpoints="all", jitter=0.4, pointpos=0, marker={"size": 4})
             for name, values, _ in entries
         ]
     )
@@ -332,7 +345,8 @@ def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float
         return None
     fig = _figure(
         [
-            go.Scatter(
+            trace(
+                "scatter",
                 name=short(name),
                 x=shared,
                 y=[full[c][i] for c in shared],

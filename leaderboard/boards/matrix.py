@@ -33,7 +33,6 @@ import uuid
 from itertools import combinations
 from typing import Any
 
-import plotly.graph_objects as go
 from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
@@ -48,7 +47,7 @@ from leaderboard.challenges.models import Phase
 from leaderboard.challenges.truth_cache import TruthMissing
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
-from leaderboard.submissions.charts import short
+from leaderboard.submissions.charts import short, trace
 from leaderboard.submissions.models import Submission
 from scoring.multiple import holm_adjust, paired_seed_test
 from scoring.significance import ALPHA
@@ -85,7 +84,8 @@ def method_text(significance: str, n_pairs: int) -> str:
 def top_rows(board: Board) -> list[dict]:
     """The board's best public ranked rows, in rank order (one query)."""
     rows = (
-        BoardRow.objects.filter(board=board, is_public=True)
+        BoardRow.objects.public()
+        .filter(board=board)
         .order_by("quality", "tail")
         .values("submission_id", "method_name", "team_name", "quality", "metrics")[:MATRIX_SIZE]
     )
@@ -360,7 +360,8 @@ def heatmap(
     # entries readable on a phone; the hover text and the tables have the names and the numbers.
     cells = [["*" if t.endswith("*") else "" for t in row] for row in text]
     fig = _figure(
-        go.Heatmap(
+        trace(
+            "heatmap",
             z=z,
             x=[str(i + 1) for i in range(n)],
             y=[short(label, 14) for label in labels],

@@ -112,7 +112,7 @@ def run_pending_tests(phase: Phase) -> int:
     boards = Board.objects.public().filter(phase=phase, significance=Board.Significance.BOOTSTRAP, pending_tests__gt=0)
     for board in boards:
         spec = direction_spec(phase.task, board.direction)
-        top = BoardRow.objects.filter(board=board, is_public=True).order_by("quality", "tail").first()
+        top = BoardRow.objects.public().filter(board=board).order_by("quality", "tail").first()
         if top is None or top.value is None:
             continue
         leader = Submission.objects.select_related("phase").get(pk=top.submission_id)

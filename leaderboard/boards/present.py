@@ -100,7 +100,7 @@ def has_breakdowns(spec: DirectionSpec, rows: list[dict]) -> bool:
 
 def chart_rows(board: Board) -> list[dict]:
     """The best public rows of a board, as plain dicts (one query)."""
-    rows = BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0").order_by("quality", "tail")
+    rows = BoardRow.objects.public().ranked().filter(board=board).order_by("quality", "tail")
     return [dict(row) for row in rows.values("method_name", "team_name", "metrics", "submission_id")[:CHART_ROWS]]
 
 
@@ -275,14 +275,14 @@ def board_standing(submission) -> dict | None:
     if row is None:
         return None
     board = row.board
-    public = BoardRow.objects.filter(board=board, is_public=True)
+    public = BoardRow.objects.public().filter(board=board)
     before = public.filter(Q(quality__lt=row.quality) | Q(quality=row.quality, tail__lt=row.tail)).count()
     page = before // query.PAGE_SIZE + 1
     params = [] if row.is_public else ["private=1"]
     if page > 1:
         params.append(f"page={page}")
     url = submission.phase.get_absolute_url() + (f"?{'&'.join(params)}" if params else "")
-    n_ranked = public.filter(quality__startswith="0").count()
+    n_ranked = public.ranked().count()
     # The rank its team sees: 1 + the distinct better keys among public rows and the team's own.
     rank = None
     if is_ranked(row.quality):

@@ -194,7 +194,7 @@ def select_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids:
     if controls.private and team_ids:
         rows = rows.filter(Q(is_public=True) | Q(team_id__in=team_ids))
     else:
-        rows = rows.filter(is_public=True)
+        rows = rows.public()
     for param, chosen in controls.filters:
         for value in chosen:
             rows = rows.filter(tags__contains=f"|{param}={value}|")
@@ -259,27 +259,30 @@ def ranked_sql(
     )
     params: list = [*(sk_params * (3 if column_sort else 1)), board.pk]
     if prefix is not None:
-        sql += f" FROM (SELECT * FROM {table} WHERE board_id = %s AND is_public ORDER BY quality, tail LIMIT %s) r"
+        # "is_public = TRUE", never the bare column: SQLite uses boardrow_rank_idx only for an equality.
+        sql += (
+            f" FROM (SELECT * FROM {table} WHERE board_id = %s AND is_public = TRUE ORDER BY quality, tail LIMIT %s) r"
+        )
         params.append(prefix)
     else:
-        sql += f" FROM {table} r WHERE r.board_id = %s AND r.is_public"
+        sql += f" FROM {table} r WHERE r.board_id = %s AND r.is_public = TRUE"
     if controls.private and team_ids:
         sk_q, _ = _sort_key_sql("q", controls.sort, vendor)
 
         def team_rank(key_r: str, key_q: str) -> str:
             return (
                 f"CASE WHEN substr({key_r}, 1, 1) = '1' THEN NULL ELSE 1 + (SELECT COUNT(DISTINCT {key_q})"
-                f" FROM {table} q WHERE q.board_id = r.board_id AND (q.is_public OR q.team_id = r.team_id)"
+                f" FROM {table} q WHERE q.board_id = r.board_id AND (q.is_public = TRUE OR q.team_id = r.team_id)"
                 f" AND {key_q} < {key_r}) END"
             )
 
         holes = ", ".join(["%s"] * len(team_ids))
         sql += (
             f" UNION ALL SELECT {cols}, {team_rank('r.quality', 'q.quality')} AS rank,"
-            f" 1 + (SELECT COUNT(*) FROM {table} p WHERE p.board_id = r.board_id AND p.is_public"
+            f" 1 + (SELECT COUNT(*) FROM {table} p WHERE p.board_id = r.board_id AND p.is_public = TRUE"
             " AND (p.quality < r.quality OR (p.quality = r.quality AND p.tail < r.tail))) AS position,"
             f" {team_rank(sk_r, sk_q) if column_sort else 'NULL'} AS sort_rank, {sk_r} AS sk"
-            f" FROM {table} r WHERE r.board_id = %s AND NOT r.is_public AND r.team_id IN ({holes})"
+            f" FROM {table} r WHERE r.board_id = %s AND r.is_public = FALSE AND r.team_id IN ({holes})"
         )
         if column_sort:
             params += sk_params * 5

@@ -156,7 +156,7 @@ def _first(rows: Iterable[BoardRow]) -> BoardRow | None:
 
 
 def _leader_row(board: Board, exclude: Q | None = None) -> BoardRow | None:
-    rows = BoardRow.objects.filter(board=board, is_public=True)
+    rows = BoardRow.objects.public().filter(board=board)
     if exclude is not None:
         rows = rows.exclude(exclude)
     found = rows.order_by("quality", "tail").only("submission_id", "is_public", "quality", "tail", "value", "spread")
@@ -437,7 +437,9 @@ def _public_team_ranks(phase: Phase, direction: str) -> dict[int, int]:
     ranks: dict[int, int] = {}
     rank, last = 0, None
     for team_id, quality in (
-        BoardRow.objects.filter(board=board, is_public=True, quality__startswith="0")
+        BoardRow.objects.public()
+        .ranked()
+        .filter(board=board)
         .order_by("quality", "tail")
         .values_list("team_id", "quality")
         .iterator(chunk_size=5000)

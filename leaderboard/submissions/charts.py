@@ -7,6 +7,12 @@ the locally served plotly.js; CSP forbids inline scripts, a data block is not
 executed), and ``table`` is ``{"columns": [...], "rows": [[...]]}`` for the
 ``<details>`` under the chart, so every chart is readable without JavaScript.
 
+Figures are plain data (``trace``, ``Figure``), serialised by ``plotly.io``:
+plotly's graph objects validate every property as it is set, which cost ~50 ms
+of a board page built cold. The tests validate every figure they build with
+plotly's own validator instead (tests/boards/test_chart_figures.py), so a
+misspelt property still fails, in CI rather than per request.
+
 This module holds the chart format (``figure``, ``chart``) and the charts of
 one submission's page; the boards' charts (``leaderboard.boards.charts``) build
 on the same format, so the import points from boards to submissions.
@@ -14,9 +20,12 @@ on the same format, so the import points from boards to submissions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-import plotly.graph_objects as go
+import plotly.colors
+import plotly.io
 from plotly.subplots import make_subplots
 
 from leaderboard.formatting import metric_text
@@ -27,8 +36,9 @@ COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc
 MAX_CLASSES_PLOTTED = 20
 # Longer labels are cut in axes and legends (the hover text and the table keep them whole).
 MAX_LABEL = 28
-LAYOUT = {
-    "template": "none",
+LAYOUT: dict[str, Any] = {
+    # plotly.js takes a template as an object: the "none" template as plotly resolves it.
+    "template": plotly.io.templates["none"].to_plotly_json(),
     "font": {"family": "system-ui, sans-serif", "size": 13},
     # Room above the plot for the title and the mode bar; automargin grows the sides for long labels.
     "margin": {"l": 60, "r": 20, "t": 70, "b": 60},
@@ -41,9 +51,64 @@ LAYOUT = {
 }
 
 
-def _json(fig: go.Figure) -> str:
+def trace(kind: str, **properties: Any) -> dict[str, Any]:
+    """One Plotly trace as plain data: ``{"type": kind, ...}``; a property given as None is left out.
+
+    A named ``colorscale`` is expanded by plotly (plotly.js's own scales of the
+    same names differ slightly).
+    """
+    out: dict[str, Any] = {"type": kind}
+    out.update((key, value) for key, value in properties.items() if value is not None)
+    if isinstance(out.get("colorscale"), str):
+        out["colorscale"] = plotly.colors.get_colorscale(out["colorscale"])
+    return out
+
+
+def _merge(target: dict[str, Any], update: dict[str, Any]) -> None:
+    """Plotly's update rule: nested dicts merge, anything else (lists included) replaces."""
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value) if isinstance(value, dict) else value
+
+
+def _title_objects(value: Any) -> Any:
+    """Every ``title`` given as text becomes ``{"text": ...}``, the only form plotly.js 3 reads."""
+    if isinstance(value, dict):
+        return {
+            key: {"text": item} if key == "title" and isinstance(item, str) else _title_objects(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_title_objects(item) for item in value]
+    return value
+
+
+class Figure:
+    """A Plotly figure as plain data: traces, and the site's layout with per-chart settings merged on top."""
+
+    def __init__(self, data: dict[str, Any] | Iterable[dict[str, Any]], layout: dict[str, Any] | None = None):
+        self.data: list[dict[str, Any]] = [data] if isinstance(data, dict) else list(data)
+        self.layout: dict[str, Any] = copy.deepcopy(LAYOUT)
+        if layout is not None:
+            _merge(self.layout, layout)
+
+    def update_layout(self, **properties: Any) -> None:
+        _merge(self.layout, properties)
+
+    def update_traces(self, **properties: Any) -> None:
+        for one in self.data:
+            _merge(one, properties)
+
+    def to_plotly_json(self) -> dict[str, Any]:
+        return _title_objects({"data": self.data, "layout": self.layout})
+
+
+def _json(fig: Figure) -> str:
+    text = plotly.io.to_json(fig.to_plotly_json(), validate=False)
     # Escaping <, > and & keeps "</script>" in a method name from closing the data block.
-    return fig.to_json().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _fmt(value: object) -> str:
@@ -51,9 +116,9 @@ def _fmt(value: object) -> str:
     return metric_text(value) if value is None or isinstance(value, float) else str(value)
 
 
-def figure(data) -> go.Figure:
+def figure(data: dict[str, Any] | Iterable[dict[str, Any]]) -> Figure:
     """A figure with the site's layout; per-chart settings are merged on top of it."""
-    return go.Figure(data, layout=LAYOUT)
+    return Figure(data)
 
 
 def short(text, limit: int = MAX_LABEL) -> str:
@@ -62,7 +127,7 @@ def short(text, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def chart(chart_id: str, title: str, fig: go.Figure, columns: Sequence[str], rows, note: str = "") -> dict:
+def chart(chart_id: str, title: str, fig: Figure, columns: Sequence[str], rows, note: str = "") -> dict:
     # Left-aligned at the top, clear of the mode bar (static/js/charts.js wraps long titles on phones).
     fig.update_layout(title={"text": title, "x": 0, "xanchor": "left", "y": 0.98, "yanchor": "top"})
     return {
@@ -96,7 +161,8 @@ def _confusion(chart_id: str, title: str, cm: dict) -> dict:
     true_names = [str(cm["true_labels"][i]) for i in rows_kept]
     predicted_names = [str(cm["predicted_labels"][j]) for j in cols_kept]
     fig = figure(
-        go.Heatmap(
+        trace(
+            "heatmap",
             z=[[matrix[i][j] for j in cols_kept] for i in rows_kept],
             x=[short(n, 18) for n in predicted_names],
             y=[short(n, 18) for n in true_names],
@@ -134,7 +200,7 @@ def _per_class_bars(chart_id: str, title: str, per_class: Sequence[dict]) -> dic
         note = f"The {len(plotted)} most frequent of {len(per_class)} classes are plotted; the table has every class."
     names = [short(r["class"], 18) for r in plotted]
     stats = ("precision", "recall", "f1")
-    fig = figure([go.Bar(name=stat, x=names, y=[r.get(stat) for r in plotted]) for stat in stats])
+    fig = figure([trace("bar", name=stat, x=names, y=[r.get(stat) for r in plotted]) for stat in stats])
     fig.update_layout(barmode="group", yaxis={"range": [0, 1]}, xaxis={"tickangle": -45, "automargin": True})
     rows = [[r["class"], *(r.get(stat) for stat in stats), r.get("support")] for r in per_class]
     return chart(chart_id, title, fig, ["class", *stats, "support"], rows, note=note)
@@ -146,9 +212,9 @@ def _curves(chart_id: str, title: str, curves: Sequence[dict], x: str, y: str, d
     traces = []
     for curve in curves:
         name = f"seed {curve['seed']}" + (f", {curve['class']}" if "class" in curve else "")
-        traces.append(go.Scatter(x=curve[x], y=curve[y], mode="lines", name=name))
+        traces.append(trace("scatter", x=curve[x], y=curve[y], mode="lines", name=name))
     if diagonal:
-        traces.append(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance", line={"dash": "dot"}))
+        traces.append(trace("scatter", x=[0, 1], y=[0, 1], mode="lines", name="chance", line={"dash": "dot"}))
     fig = figure(traces)
     fig.update_layout(xaxis={"title": x, "range": [0, 1]}, yaxis={"title": y, "range": [0, 1.02]})
     rows = [
@@ -175,7 +241,8 @@ def _calibration(curves: Sequence[dict]) -> dict | None:
     if not curves:
         return None
     traces = [
-        go.Scatter(
+        trace(
+            "scatter",
             x=c["mean_predicted"],
             y=c["fraction_positive"],
             mode="lines+markers",
@@ -185,7 +252,7 @@ def _calibration(curves: Sequence[dict]) -> dict | None:
         )
         for c in curves
     ]
-    traces.append(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dot"}))
+    traces.append(trace("scatter", x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dot"}))
     fig = figure(traces)
     fig.update_layout(
         xaxis={"title": "mean predicted probability", "range": [0, 1]},
@@ -231,7 +298,8 @@ def _per_context(report: dict) -> dict | None:
         return None
     if len(contexts) <= MAX_CONTEXT_BARS:
         fig = figure(
-            go.Bar(
+            trace(
+                "bar",
                 x=[c["context"] for c in contexts],
                 y=[c["auroc"] for c in contexts],
                 customdata=[[c["n_rows"], c["n_positive"]] for c in contexts],
@@ -241,7 +309,9 @@ def _per_context(report: dict) -> dict | None:
         )
         fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
     else:
-        fig = figure(go.Histogram(x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025}))
+        fig = figure(
+            trace("histogram", x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025})
+        )
         fig.update_layout(xaxis={"title": "AUROC", "range": [0, 1]}, yaxis={"title": "contexts"}, showlegend=False)
     rows = [[c["context"], c["auroc"], c["n_splits"], c["n_rows"], c["n_positive"]] for c in contexts]
     notes = [f"{len(contexts)} contexts have an AUROC (the mean over the splits where they have both classes)."]
@@ -269,7 +339,8 @@ def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
     shown = [("worst", c) for c in worst] + [("best", c) for c in best]
     fig = figure(
         [
-            go.Bar(
+            trace(
+                "bar",
                 name=which,
                 orientation="h",
                 y=[short(c["context"], 24) for w, c in shown if w == which],
@@ -314,7 +385,8 @@ def longtail_groups(report: dict) -> dict | None:
             continue
         errors = [metrics.get(spread_key(group_key(g, stat), "std")) for g in names]
         traces.append(
-            go.Bar(
+            trace(
+                "bar",
                 name=label_,
                 x=names,
                 y=values,
@@ -348,11 +420,24 @@ def _seed_values(report: dict, keys: Sequence[str], names: dict[str, str] | None
         return None
     names = names or {}
     titles = [names.get(k, k.replace("_", " ")) for k in keys]
-    fig = make_subplots(rows=len(keys), cols=1, shared_xaxes=True, subplot_titles=titles, vertical_spacing=0.12)
-    fig.update_layout(LAYOUT)
+    # plotly lays out the grid (axis domains, anchors, the panel titles); the traces are placed on it by axis name.
+    grid = make_subplots(rows=len(keys), cols=1, shared_xaxes=True, subplot_titles=titles, vertical_spacing=0.12)
+    layout = grid.layout.to_plotly_json()
+    layout.pop("template", None)
     x = [f"seed {s['seed']}" for s in seeds]
-    for i, (key, title) in enumerate(zip(keys, titles, strict=True), start=1):
-        fig.add_trace(go.Bar(name=title, x=x, y=[s.get(key) for s in seeds], marker_color=COLORS[i - 1]), row=i, col=1)
+    traces = [
+        trace(
+            "bar",
+            name=title,
+            x=x,
+            y=[s.get(key) for s in seeds],
+            marker={"color": COLORS[i - 1]},
+            xaxis="x" if i == 1 else f"x{i}",
+            yaxis="y" if i == 1 else f"y{i}",
+        )
+        for i, (key, title) in enumerate(zip(keys, titles, strict=True), start=1)
+    ]
+    fig = Figure(traces, layout)
     fig.update_layout(showlegend=False, height=130 + 150 * len(keys))
     rows = [[s["seed"], s.get("n"), *(s.get(k) for k in keys)] for s in seeds]
     return chart("seed-values", "Metrics per seed", fig, ["seed", "test rows", *titles], rows)
@@ -361,7 +446,9 @@ def _seed_values(report: dict, keys: Sequence[str], names: dict[str, str] | None
 def _regression_scatter(scatter: Sequence[dict]) -> dict | None:
     if not scatter:
         return None
-    fig = figure([go.Scatter(x=s["y_true"], y=s["y_pred"], mode="markers", name=f"seed {s['seed']}") for s in scatter])
+    fig = figure(
+        [trace("scatter", x=s["y_true"], y=s["y_pred"], mode="markers", name=f"seed {s['seed']}") for s in scatter]
+    )
     fig.update_layout(xaxis={"title": "true"}, yaxis={"title": "predicted"})
     rows = [[s["seed"], len(s["y_true"])] for s in scatter]
     return chart("regression", "Predicted vs true (thinned sample)", fig, ["seed", "points"], rows)

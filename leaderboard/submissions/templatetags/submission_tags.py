@@ -90,7 +90,8 @@ def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
         .values("n")
     )
     found = (
-        board_row.objects.filter(submission__in=submissions, quality__startswith="0")
+        board_row.objects.ranked()
+        .filter(submission__in=submissions)
         .annotate(better=Coalesce(Subquery(better), 0))
         .values("submission_id", "board__metric", "better")
     )
