@@ -8,11 +8,16 @@ Which drugs a submission gets wrong tells which test rows it gets wrong, so the
 per-drug part is shown only where the truth is public anyway
 (``labels_are_public``): a standing phase of a task whose labels are published.
 On an organized challenge's phase (hidden labels) it is never shown.
+
+``drug_names`` is the one place a page turns DrugBank ids into names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from django.apps import apps
 
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions.models import Result, Submission
@@ -29,8 +34,18 @@ def labels_are_public(phase: Phase) -> bool:
 class DrugAnalysis:
     # [{"label", "pairs", "values": [(setting name, macro F1, micro F1)]}] per bucket with pairs.
     buckets: list[dict] = field(default_factory=list)
-    # The drugs with the most errors (report entries), None when the labels are not public.
+    # The drugs with the most errors (report entries plus the drug's "name", None for a drug not loaded),
+    # None when the labels are not public.
     top_errors: list[dict] | None = None
+
+
+def drug_names(ids: Iterable[str]) -> dict[str, str]:
+    """The names of the loaded drugs among ``ids``, in one query; an id with no drug page is absent.
+
+    The drug pages' model is looked up by name: the drugs app sits above this one.
+    """
+    drug = apps.get_model("drugs", "Drug")
+    return dict(drug.objects.filter(pk__in=set(ids)).values_list("pk", "name"))
 
 
 def bucket_keys() -> list[str]:
@@ -78,5 +93,7 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
         return None
     analysis = DrugAnalysis(buckets=bucket_rows(values))
     if labels_are_public(submission.phase) and isinstance(drugs, dict):
-        analysis.top_errors = [e for e in drugs.get("top_errors", []) if isinstance(e, dict)]
+        entries = [e for e in drugs.get("top_errors", []) if isinstance(e, dict) and isinstance(e.get("drug"), str)]
+        names = drug_names(e["drug"] for e in entries) if entries else {}
+        analysis.top_errors = [{**e, "name": names.get(e["drug"])} for e in entries]
     return analysis
