@@ -64,7 +64,9 @@ def bounded_content(upload, max_bytes: int, max_rows: int) -> bytes | None:
             data = upload.read(max_bytes + 1)
     finally:
         upload.seek(0)
-    if len(data) > max_bytes or data.count(b"\n") > max_rows + 1:  # + 1: the header line
+    # Lines end in LF, CRLF or (old Mac files, which scoring reads too) CR alone: the larger count is the lines.
+    lines = max(data.count(b"\n"), data.count(b"\r"))
+    if len(data) > max_bytes or lines > max_rows + 1:  # + 1: the header line
         return None
     return data
 

@@ -96,8 +96,21 @@ CASES = [
     Hostile("utf8-bom-and-a-bad-label", MUDI, b"\xef\xbb\xbf" + _first_label("Friendship"), NOT_A_CLASS),
     Hostile("latin1-name", MUDI, _rows(("DB00001,", "DB0000\xe9,")).replace("é".encode(), b"\xe9"), NOT_UTF8),
     Hostile("crlf-and-a-bad-label", MUDI, _first_label("Friendship").replace(b"\n", b"\r\n"), NOT_A_CLASS),
-    # Lone CRs are not line breaks to the reader (reported, not fixed): the header swallows the next line.
-    Hostile("mixed-newlines", MUDI, _first_label("Friendship").replace(b"\n", b"\r", 2), "Unknown columns"),
+    # Old Mac files (a CR alone ends each line) are read like any other; mixed with LF or CRLF, refused by line.
+    Hostile("old-mac-and-a-bad-label", MUDI, _first_label("Friendship").replace(b"\n", b"\r"), NOT_A_CLASS),
+    Hostile(
+        "old-mac-gzip-and-a-bad-label",
+        MUDI,
+        gzip.compress(_first_label("Friendship").replace(b"\n", b"\r")),
+        NOT_A_CLASS,
+        "predictions.csv.gz",
+    ),
+    Hostile(
+        "mixed-newlines",
+        MUDI,
+        _first_label("Friendship").replace(b"\n", b"\r", 2),
+        "Line 1 of the prediction file ends in a carriage return alone (an old Mac line ending), as does 1 more line,",
+    ),
     Hostile("one-10mb-line", MUDI, b"Drug1,Interaction,Drug2," + b"x" * (10 * 1024 * 1024), "Unknown column 'xxx"),
     Hostile("a-1mb-cell", MUDI, _rows(("DB00001,", "DB" + "1" * 1_000_000 + ",")), NOT_IN_TRUTH),
     # --- headers

@@ -60,6 +60,13 @@ def test_the_bound_counts_rows_as_well_as_bytes(settings):
     assert bounded_content(upload(rows), 100, 1_000) is None
 
 
+def test_the_bound_counts_the_lines_of_old_mac_and_windows_files():
+    rows = b"Drug1,Interaction,Drug2\n" + b"a,b,c\n" * 100
+    for newline in (b"\r", b"\r\n"):
+        assert bounded_content(upload(rows.replace(b"\n", newline)), 10_000, 100) is not None
+        assert bounded_content(upload(rows.replace(b"\n", newline)), 10_000, 99) is None
+
+
 def test_a_small_gzip_within_the_bound_is_still_checked_in_the_request(client, alice, mudi_phase, sent):
     client.force_login(alice)
     bad = mudi_prediction_csv().replace(b"Synergism", b"Friendship")
