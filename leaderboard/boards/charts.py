@@ -98,8 +98,8 @@ def direction_scatter(rows: Sequence[dict]) -> dict | None:
         )
     )
     fig.update_layout(
-        xaxis={"title": "direction-aware macro F1"},
-        yaxis={"title": "direction-agnostic macro F1"},
+        xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
+        yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
         showlegend=False,
     )
     return _chart(
@@ -154,7 +154,7 @@ def seed_strip(
             for r in rows
         ]
     )
-    fig.update_layout(yaxis={"title": metric_name}, showlegend=False)
+    fig.update_layout(yaxis={"title": metric_name, "rangemode": "nonnegative"}, showlegend=False)
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in seed_keys)] for r in rows]
     return _chart(
         "seeds",
@@ -195,7 +195,12 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
             hovertemplate="%{text}<br>%{x}<br>%{y:.4f}<extra></extra>",
         )
     )
-    fig.update_layout(yaxis={"title": metric_name}, xaxis=_date_axis([s["date"] for s in steps]), showlegend=False)
+    fig.update_layout(
+        # Every metric here is >= 0: a lone record must not get an axis running below zero.
+        yaxis={"title": metric_name, "rangemode": "nonnegative"},
+        xaxis=_date_axis([s["date"] for s in steps]),
+        showlegend=False,
+    )
     return _chart(
         "progression",
         f"State of the art over time ({metric_name})",

@@ -73,3 +73,19 @@ def test_the_column_chooser_hides_groups_and_keeps_them_in_the_url(page, mudi_bo
     assert page.locator("th[aria-sort]").inner_text().startswith("Method")
     assert page.locator("th[aria-sort]").get_attribute("aria-sort") == "ascending"
     assert page.console_errors == []
+
+
+def test_nothing_widens_the_page_on_a_phone(page, mudi_board, no_favicon):
+    """Wide tables scroll inside their own box: the page itself never scrolls sideways at 390 px.
+
+    (A visually hidden header text placed absolutely, and a long unbroken value in the
+    submission's facts, once made the page 454 and 465 px wide.)
+    """
+    page.set_viewport_size({"width": 390, "height": 900})
+    submission = next(iter(mudi_board.values()))
+    for path in ("/tasks/mudi/", f"/submissions/{submission.pk}/"):
+        page.goto(path)
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], (path, widths)
+    assert page.console_errors == []
