@@ -70,6 +70,11 @@
         var lines = wrapTitle(title.text, 34);
         title.text = lines.join("<br>");
         layout.margin.t = Math.max(layout.margin.t || 70, 30 + 20 * lines.length);
+        // Anchored at the very top with a pad: plotly lifts a wrapped title by about 10 px per extra
+        // line, so at y 0.98 its first line was drawn above the chart. 10 px a line keeps it ~7 px below.
+        title.y = 1;
+        title.yanchor = "top";
+        title.pad = { t: 10 * lines.length };
       }
       layout.title = title;
     }

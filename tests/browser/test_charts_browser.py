@@ -147,6 +147,9 @@ def test_every_legend_and_title_stays_inside_its_card(page, mudi_board, no_favic
         card = figure.bounding_box()
         for part in figure.locator(".legend, .gtitle").all():
             assert inside(part.bounding_box(), card), figure.get_attribute("id")
+        # Inside the drawing too: a title wrapped on a phone once began above it and lost its first line.
+        drawing = figure.locator("svg.main-svg").first.bounding_box()
+        assert inside(figure.locator(".gtitle").first.bounding_box(), drawing), figure.get_attribute("id")
     assert page.console_errors == []
 
 
