@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.html import escape
@@ -14,10 +12,10 @@ from leaderboard.organize.services import rescore_phase
 from leaderboard.submissions import services as submission_services
 from leaderboard.submissions import tasks
 from leaderboard.submissions.models import Result, Submission
-from tests.organize.conftest import NOW, truth_upload
+from tests.organize.conftest import truth_upload
 from tests.submissions.helpers import make_submission, upload
 
-TASK = "imdrug-uspto50k-random"  # ten reaction classes: head 0-2, middle 3-6, tail 7-9 below
+# The uspto phase's task has ten reaction classes: head 0-2, middle 3-6, tail 7-9 below.
 URL = "/challenges/uspto-2027/manage/phases/development/truth/"
 GROUPS_URL = "/challenges/uspto-2027/manage/phases/development/truth/groups"
 MUDI_URL = "/challenges/mudi-2027/manage/phases/development/truth/"
@@ -36,22 +34,6 @@ PREDICTION = ("id,prediction\n" + "".join(f"r{i},{(i + 1) % 10 if i < 2 else i %
 
 def csv(content: bytes, name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type="text/csv")
-
-
-@pytest.fixture
-def uspto(olga):
-    from leaderboard.challenges.models import Challenge, Phase
-
-    challenge = Challenge.objects.create(slug="uspto-2027", title="USPTO reactions 2027", kind="organized")
-    challenge.organizers.add(olga)
-    return Phase.objects.create(
-        challenge=challenge,
-        slug="development",
-        title="Development",
-        task_slug=TASK,
-        starts_at=NOW - dt.timedelta(days=1),
-        ends_at=NOW + dt.timedelta(days=10),
-    )
 
 
 @pytest.fixture
@@ -220,3 +202,13 @@ def test_an_outsider_cannot_apply_a_mapping(client, charlie, uspto_with_truth):
     client.force_login(charlie)
     assert client.post(GROUPS_URL, {"mapping": csv(MAPPING, "groups.csv")}).status_code == 404
     assert TruthVersion.objects.count() == 1
+
+
+def test_a_gzipped_truth_stays_gzipped_with_its_group_column(client, olga, uspto):
+    import gzip
+
+    client.force_login(olga)
+    truth = csv(gzip.compress(TRUTH), "truth.csv.gz")
+    client.post(URL, {"file": truth, "groups": csv(MAPPING, "groups.csv")})
+    data = stored(uspto)
+    assert uspto.truth_file.name.endswith(".csv.gz") and gzip.decompress(data) == GROUPED_TRUTH
