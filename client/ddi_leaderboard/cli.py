@@ -231,13 +231,18 @@ def truth() -> None:
 @click.argument("challenge")
 @click.argument("phase")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--groups",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="ImDrug classification: a class,group file; the truth is stored with a group column filled from it.",
+)
 @click.pass_context
-def truth_upload(ctx: click.Context, challenge: str, phase: str, file: Path) -> None:
+def truth_upload(ctx: click.Context, challenge: str, phase: str, file: Path, groups: Path | None) -> None:
     """Upload or replace PHASE's truth file (needs an 'organize' token); the server validates it first."""
     client = _client(ctx)
     if not client.token:
         raise AuthError("Uploading truth needs an 'organize' token: run 'ddi-leaderboard login'.")
-    body = client.upload_truth(challenge, phase, file)
+    body = client.upload_truth(challenge, phase, file, groups=groups)
     if not body["changed"]:
         click.echo(f"Unchanged: {file.name} already is the truth of {challenge}/{phase} ({body['sha256'][:12]}).")
         return

@@ -104,7 +104,7 @@ class Client:
             return QuotaExceeded(
                 detail + when, retry_after=int(retry) if retry and retry.isdigit() else None, problem=problem
             )
-        if status == 422 and kind in ("invalid-file", "invalid-truth"):
+        if status == 422 and kind in ("invalid-file", "invalid-truth", "invalid-groups"):
             return InvalidSubmission(detail, problem.get("errors", []), problem.get("error_count", 0), problem=problem)
         if 400 <= status < 500:
             errors = "; ".join(
@@ -205,14 +205,19 @@ class Client:
 
     # --- organizers ------------------------------------------------------------------------------------
 
-    def upload_truth(self, challenge: str, phase: str, path: str | Path) -> dict:
+    def upload_truth(self, challenge: str, phase: str, path: str | Path, groups: str | Path | None = None) -> dict:
         """Upload (or replace) a phase's hidden truth file; organizers of the challenge only.
 
         The server validates it with ``scoring`` (an invalid file raises InvalidSubmission with the
         located errors; nothing is stored) and re-scores the phase's submissions against it.
+        ``groups``, a ``class,group`` file, gives an ImDrug task's head/middle/tail class groups:
+        the truth is stored with a ``group`` column filled from it.
         """
         data, name = self._file_bytes(path)
         files = {"file": (name, data, "text/csv")}
+        if groups is not None:
+            mapping, mapping_name = self._file_bytes(groups)
+            files["groups"] = (mapping_name, mapping, "text/csv")
         return self._json("PUT", f"/api/v1/challenges/{challenge}/phases/{phase}/truth", files=files)
 
     # --- following submissions --------------------------------------------------------------------------

@@ -36,6 +36,11 @@ TYPES = {
     "invalid-request": (422, "Invalid request", "Some fields are missing or invalid."),
     "invalid-file": (422, "Invalid prediction file", "The prediction file failed scoring's checks."),
     "invalid-truth": (422, "Invalid truth file", "The truth file failed scoring's checks; nothing was stored."),
+    "invalid-groups": (
+        422,
+        "Invalid class groups",
+        "The class,group mapping sent with the truth failed scoring's checks; nothing was stored.",
+    ),
     "email-not-verified": (403, "E-mail address not verified", "Submitting needs a verified e-mail address."),
     "team-locked": (409, "Another team on this phase", "You submit to this phase through another team."),
     "file-too-large": (413, "File too large", "The upload passed the size limit; it was cut off and not stored."),

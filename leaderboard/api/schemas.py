@@ -213,6 +213,11 @@ class SubmissionCreateSerializer(s.Serializer):
 
 class TruthUploadSerializer(s.Serializer):
     file = s.FileField(help_text="CSV or TSV with the task's columns, optionally gzip-compressed")
+    groups = s.FileField(
+        required=False,
+        help_text="ImDrug classification tasks: a class,group file (head, middle, tail or open per class); the truth "
+        "is stored with a group column filled from it, replacing any group column of the file",
+    )
 
 
 class TruthVersionSerializer(s.Serializer):

@@ -4,6 +4,9 @@ The same service as the manage page (``organize.services.replace_truth``): valid
 by ``scoring`` exactly like a submission, stored privately with its sha256, the old
 version kept, every submission of the phase re-scored by the worker. An invalid
 file answers 422 with scoring's located ``errors``, as the submission endpoint does.
+An optional ``groups`` part (a ``class,group`` file) gives an ImDrug task's class
+groups: the truth is stored with a ``group`` column from it (422 ``invalid-groups``
+with the mapping's located errors when it is refused).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from leaderboard.api.problems import ApiProblem
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
 from leaderboard.challenges.models import Phase
 from leaderboard.organize.forms import TruthForm
-from leaderboard.organize.services import replace_truth
+from leaderboard.organize.services import GroupMappingInvalid, replace_truth
 from leaderboard.submissions.uploads import upload_refused
 
 ORGANIZE = requires("organize")
@@ -80,7 +83,19 @@ def phase_truth(request: Request, challenge: str, phase: str) -> Response:
             errors=errors, error_count=len(errors),
         )  # fmt: skip
     try:
-        replaced = replace_truth(found, form.cleaned_data["file"], request.user)
+        replaced = replace_truth(found, form.cleaned_data["file"], request.user, groups=form.cleaned_data["groups"])
+    except GroupMappingInvalid as invalid:
+        problems = invalid.error.to_dict()
+        total = invalid.error.total
+        raise ApiProblem(
+            422,
+            "invalid-groups",
+            "Invalid class groups",
+            f"The class groups are not valid for this task: {total} problem{'s' if total != 1 else ''}. "
+            "Nothing was stored; the current truth is unchanged.",
+            errors=problems["errors"],
+            error_count=problems["error_count"],
+        ) from None
     except scoring.ScoringError as error:
         problems = error.to_dict()
         raise ApiProblem(

@@ -261,17 +261,46 @@ class PhaseForm(forms.ModelForm):
         return values
 
 
+def _checked_file(upload, *, required: bool = True):
+    if upload is None and not required:
+        return None
+    if not (upload.name or "").lower().endswith(TRUTH_SUFFIXES):
+        raise ValidationError("Upload a .csv or .tsv file (optionally .gz compressed).")
+    if upload.size == 0:
+        raise ValidationError("The file is empty.")
+    return upload
+
+
+GROUPS_LABEL = "Class groups (class,group CSV)"
+GROUPS_HINT = (
+    "Optional: one line per class, class (name or 0-based index) and group (head, middle, tail or open). "
+    "The truth is stored with a group column filled from it, replacing any group column of the file."
+)
+
+
 class TruthForm(forms.Form):
+    """The truth upload; the page offers ``groups`` for class-group tasks only (``replace_truth`` refuses others)."""
+
     use_required_attribute = False
     file = forms.FileField(label="Truth file", help_text="CSV or TSV with the task's columns, optionally .gz.")
+    groups = forms.FileField(label=GROUPS_LABEL, help_text=GROUPS_HINT, required=False)
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if not (upload.name or "").lower().endswith(TRUTH_SUFFIXES):
-            raise ValidationError("Upload a .csv or .tsv file (optionally .gz compressed).")
-        if upload.size == 0:
-            raise ValidationError("The file is empty.")
-        return upload
+        return _checked_file(self.cleaned_data["file"])
+
+    def clean_groups(self):
+        return _checked_file(self.cleaned_data.get("groups"), required=False)
+
+
+class ClassGroupsForm(forms.Form):
+    """A ``class,group`` mapping applied to the phase's current truth."""
+
+    use_required_attribute = False
+    # Not "groups": the truth form on the same page has that field (one id per page).
+    mapping = forms.FileField(label=GROUPS_LABEL, help_text=GROUPS_HINT)
+
+    def clean_mapping(self):
+        return _checked_file(self.cleaned_data["mapping"])
 
 
 class BundleForm(forms.Form):

@@ -9,7 +9,9 @@ never done in the request.
 
 from __future__ import annotations
 
+import gzip
 import logging
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -25,6 +27,7 @@ from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.services import import_truth, validate_phase_truth
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.services import requeue
+from scoring.validation.imdrug import read_group_mapping, truth_with_group_column
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +204,62 @@ def _suffix(name: str) -> str:
     return ".csv"
 
 
-def replace_truth(phase: Phase, upload, by) -> TruthReplaced:
+class GroupMappingInvalid(Exception):
+    """The ``class,group`` mapping given with a truth was refused; ``error`` is scoring's, located in the mapping."""
+
+    def __init__(self, error: scoring.ScoringError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _save_upload(upload, path: Path) -> None:
+    with open(path, "wb") as out:
+        for chunk in upload.chunks():
+            out.write(chunk)
+
+
+def _with_group_column(phase: Phase, path: Path, groups, tmp: Path) -> Path:
+    """The truth at ``path`` written again with a ``group`` column from the mapping upload ``groups``.
+
+    The mapping is checked first (GroupMappingInvalid), then the truth itself as it
+    stands (ScoringError, located in the file the organizer gave); the written file
+    keeps the truth's delimiter and compression and is what ``import_truth`` stores.
+    """
+    mapping = tmp / "groups.csv"
+    _save_upload(groups, mapping)
+    try:
+        classes = read_group_mapping(phase.task, mapping)
+    except scoring.ScoringError as error:
+        raise GroupMappingInvalid(error) from None
+    validate_phase_truth(phase, path)
+    try:
+        text = truth_with_group_column(phase.task, path, classes)
+    except scoring.ScoringError as error:  # a class of the truth the mapping leaves out
+        raise GroupMappingInvalid(error) from None
+    grouped = tmp / f"grouped-{path.name}"
+    grouped.write_bytes(gzip.compress(text, mtime=0) if path.name.endswith(".gz") else text)
+    return grouped
+
+
+def _import_uploaded(phase: Phase, path: Path, by, *, action: str, details: dict, label: str) -> TruthReplaced:
+    with transaction.atomic():
+        result = import_truth(phase, path, label=label[:500], uploaded_by=by)
+        rescoring = 0
+        if result.changed:
+            rescoring = Submission.objects.filter(phase=phase).count()
+            audit.record(
+                phase.challenge,
+                by,
+                action,
+                target=f"phase {phase.slug}",
+                details={"sha256": result.sha256, "rows": result.n_rows, **details, "rescored": rescoring},
+            )
+            if rescoring:
+                _rescore_on_commit(phase)
+    return TruthReplaced(sha256=result.sha256, n_rows=result.n_rows, changed=result.changed, rescoring=rescoring)
+
+
+def replace_truth(phase: Phase, upload, by, groups=None) -> TruthReplaced:
     """Validate an uploaded truth file with ``scoring`` and make it the phase's truth.
 
     ``upload`` is a Django uploaded file (the page's form and the API send one).
@@ -209,29 +267,50 @@ def replace_truth(phase: Phase, upload, by) -> TruthReplaced:
     previous truth stays as an earlier ``TruthVersion``; every submission of the
     phase is then re-scored against the new one by the worker (``rescore_phase``).
     Uploading the current file again changes nothing.
+
+    ``groups``, an optional uploaded ``class,group`` file, gives an ImDrug
+    classification task's head/middle/tail groups: the truth is stored with a
+    ``group`` column filled from it (replacing one the file had). A mapping scoring
+    refuses raises GroupMappingInvalid, with nothing stored.
     """
     name = PurePath(upload.name or "truth.csv").name
+    had_truth = phase.has_truth
+    details: dict = {"file": name}
+    label = f"uploaded by {by.username}: {name}"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"truth{_suffix(name)}"
-        with open(path, "wb") as out:
-            for chunk in upload.chunks():
-                out.write(chunk)
-        had_truth = phase.has_truth
-        with transaction.atomic():
-            result = import_truth(phase, path, label=f"uploaded by {by.username}: {name}"[:500], uploaded_by=by)
-            rescoring = 0
-            if result.changed:
-                rescoring = Submission.objects.filter(phase=phase).count()
-                audit.record(
-                    phase.challenge,
-                    by,
-                    "truth.replace" if had_truth else "truth.upload",
-                    target=f"phase {phase.slug}",
-                    details={"sha256": result.sha256, "rows": result.n_rows, "file": name, "rescored": rescoring},
-                )
-                if rescoring:
-                    _rescore_on_commit(phase)
-    return TruthReplaced(sha256=result.sha256, n_rows=result.n_rows, changed=result.changed, rescoring=rescoring)
+        _save_upload(upload, path)
+        if groups is not None:
+            details["groups"] = PurePath(groups.name or "groups.csv").name
+            label += f" with groups {details['groups']}"
+            path = _with_group_column(phase, path, groups, Path(tmp))
+        action = "truth.replace" if had_truth else "truth.upload"
+        return _import_uploaded(phase, path, by, action=action, details=details, label=label)
+
+
+def apply_class_groups(phase: Phase, groups, by) -> TruthReplaced:
+    """Store the phase's current truth again with a ``group`` column from the uploaded ``class,group`` file.
+
+    The same checks and the same new ``TruthVersion`` and re-scoring as ``replace_truth``
+    with a mapping; OrganizerError for a phase without a truth yet.
+    """
+    if not phase.has_truth:
+        raise OrganizerError("This phase has no truth file yet; upload the truth with its class groups.")
+    name = PurePath(groups.name or "groups.csv").name
+    stored = PurePath(phase.truth_file.name or "truth.csv").name
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"truth{_suffix(stored)}"
+        with phase.truth_file.open("rb") as handle, open(path, "wb") as out:
+            shutil.copyfileobj(handle, out)
+        path = _with_group_column(phase, path, groups, Path(tmp))
+        return _import_uploaded(
+            phase,
+            path,
+            by,
+            action="truth.groups",
+            details={"groups": name},
+            label=f"class groups {name} applied by {by.username}",
+        )
 
 
 def _rescore_on_commit(phase: Phase) -> None:

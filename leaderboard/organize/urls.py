@@ -20,6 +20,11 @@ urlpatterns = [
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/", views.phase, name="phase"),
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/truth/", views.upload_truth, name="upload-truth"),
     path(
+        "challenges/<slug:slug>/manage/phases/<slug:phase_slug>/truth/groups",
+        views.truth_groups,
+        name="truth-groups",
+    ),
+    path(
         "challenges/<slug:slug>/manage/phases/<slug:phase_slug>/truth/download",
         views.download_truth,
         name="download-truth",

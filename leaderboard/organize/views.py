@@ -22,7 +22,14 @@ from leaderboard.challenges.bundles import BundleError
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.organize import services
 from leaderboard.organize.access import get_managed_challenge, require_host
-from leaderboard.organize.forms import BundleForm, ChallengeForm, OrganizerForm, PhaseForm, TruthForm
+from leaderboard.organize.forms import (
+    BundleForm,
+    ChallengeForm,
+    ClassGroupsForm,
+    OrganizerForm,
+    PhaseForm,
+    TruthForm,
+)
 from leaderboard.submissions.uploads import upload_refused
 
 AUDIT_PAGE_SIZE = 25
@@ -185,14 +192,28 @@ def new_phase(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "organize/phase_new.html", context, status=status)
 
 
-def _phase_page(request, challenge, phase, *, form=None, truth_form=None, problems=None, status=200):
+def _phase_page(
+    request,
+    challenge,
+    phase,
+    *,
+    form=None,
+    truth_form=None,
+    groups_form=None,
+    problems=None,
+    groups_problems=None,
+    status=200,
+):
     versions = phase.truth_versions.select_related("uploaded_by").annotate(n_scores=Count("submissions"))
     context = {
         "challenge": challenge,
         "phase": phase,
         "form": form or PhaseForm(instance=phase, challenge=challenge),
         "truth_form": truth_form or TruthForm(),
+        "groups_form": groups_form or ClassGroupsForm(),
+        "class_groups": phase.task.kind_def.class_groups,
         "problems": problems,
+        "groups_problems": groups_problems,
         "versions": versions,
         "n_submissions": phase.submissions.count(),
         "section": "phases",
@@ -233,8 +254,14 @@ def upload_truth(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
         return _phase_page(request, challenge, phase, truth_form=truth_form, status=400)
     if not truth_form.is_valid():
         return _phase_page(request, challenge, phase, truth_form=truth_form, status=400)
+    data = truth_form.cleaned_data
     try:
-        replaced = services.replace_truth(phase, truth_form.cleaned_data["file"], request.user)
+        replaced = services.replace_truth(phase, data["file"], request.user, groups=data["groups"])
+    except services.GroupMappingInvalid as invalid:
+        # A task without class groups shows no mapping field: its refusal heads the form.
+        field = "groups" if phase.task.kind_def.class_groups else None
+        truth_form.add_error(field, _mapping_refused(invalid.error))
+        return _phase_page(request, challenge, phase, truth_form=truth_form, problems=invalid.error, status=400)
     except scoring.ScoringError as error:
         truth_form.add_error(
             "file",
@@ -242,6 +269,19 @@ def upload_truth(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
             "(listed above). Nothing was stored; the current truth is unchanged.",
         )
         return _phase_page(request, challenge, phase, truth_form=truth_form, problems=error, status=400)
+    return _truth_stored(request, phase, replaced)
+
+
+def _mapping_refused(error: scoring.ScoringError) -> str:
+    if error.total == 1:  # one sentence (an unknown task, an empty file): shown as it is
+        return f"{error.problems[0].message} Nothing was stored; the current truth is unchanged."
+    return (
+        f"The class groups are not valid for this task: {error.total} problems (listed above). "
+        "Nothing was stored; the current truth is unchanged."
+    )
+
+
+def _truth_stored(request: HttpRequest, phase: Phase, replaced: services.TruthReplaced) -> HttpResponse:
     if not replaced.changed:
         messages.info(request, "This is already the phase's truth file; nothing changed.")
     else:
@@ -254,6 +294,34 @@ def upload_truth(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
         stored = f"Stored the truth ({replaced.n_rows:,} rows, sha256 {replaced.sha256[:12]})."
         messages.success(request, stored + rescoring)
     return redirect(_phase_url(phase) + "#truth")
+
+
+@login_required
+@require_POST
+def truth_groups(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+    """Apply a class,group mapping to the phase's current truth (stored again with a group column)."""
+    challenge, phase = _managed_phase(request, slug, phase_slug)
+    groups_form = ClassGroupsForm(request.POST, request.FILES)
+    if refused := upload_refused(request):
+        groups_form.add_error(None, refused)
+        return _phase_page(request, challenge, phase, groups_form=groups_form, status=400)
+    if not groups_form.is_valid():
+        return _phase_page(request, challenge, phase, groups_form=groups_form, status=400)
+    try:
+        replaced = services.apply_class_groups(phase, groups_form.cleaned_data["mapping"], request.user)
+    except services.OrganizerError as error:
+        groups_form.add_error(None, str(error))
+        return _phase_page(request, challenge, phase, groups_form=groups_form, status=400)
+    except services.GroupMappingInvalid as invalid:
+        field = "mapping" if phase.task.kind_def.class_groups else None
+        groups_form.add_error(field, _mapping_refused(invalid.error))
+        return _phase_page(
+            request, challenge, phase, groups_form=groups_form, groups_problems=invalid.error, status=400
+        )
+    except scoring.ScoringError as error:  # the stored truth no longer reads (e.g. the task changed)
+        groups_form.add_error(None, f"The current truth file cannot take class groups: {error}")
+        return _phase_page(request, challenge, phase, groups_form=groups_form, groups_problems=error, status=400)
+    return _truth_stored(request, phase, replaced)
 
 
 @login_required

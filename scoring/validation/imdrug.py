@@ -19,7 +19,7 @@ from scoring import longtail
 from scoring.aligned import ClassificationAligned, ClassificationSeed, RegressionAligned, RegressionSeed
 from scoring.errors import Problems, fail
 from scoring.readers import Limits, RawFile, Source, Table, check_columns, load_raw, parse_rows
-from scoring.validation.common import SEED, Truth, apply_aliases, check_numbers, label_codes
+from scoring.validation.common import SEED, Truth, add_located, apply_aliases, check_numbers, label_codes
 from scoring.validation.keyed import KeyedTruth, build_keyed_truth, match_prediction
 
 if TYPE_CHECKING:
@@ -110,6 +110,7 @@ def read_group_mapping(task: Task, source: Source) -> longtail.ClassGroups:
     Raises ScoringError with every located problem: an unknown class or group,
     a class named twice with different groups. Classes it leaves out get no group.
     """
+    _require_class_groups(task)
     raw = load_raw(source, what="group mapping")
     check_columns(raw, required=[longtail.MAPPING_CLASS, longtail.GROUP_COLUMN])
     table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits(), keep_going=True)
@@ -122,11 +123,57 @@ def read_group_mapping(task: Task, source: Source) -> longtail.ClassGroups:
     return groups
 
 
+def _require_class_groups(task: Task) -> None:
+    if not task.kind_def.class_groups:
+        raise fail(f"Task {task.slug} has no class groups; a group mapping is for classification tasks.")
+
+
 def attach_group_mapping(task: Task, truth: Truth, source: Source) -> KeyedTruth:
     """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
-    if not isinstance(truth, KeyedTruth) or not task.kind_def.class_groups:
+    _require_class_groups(task)
+    if not isinstance(truth, KeyedTruth):
         raise fail(f"Task {task.slug} has no class groups; a group mapping is for classification tasks.")
     return longtail.with_class_groups(truth, read_group_mapping(task, source))
+
+
+def truth_with_group_column(task: Task, truth: Source, groups: longtail.ClassGroups) -> bytes:
+    """The truth file's text again with a ``group`` column filled from ``groups`` (``read_group_mapping``'s).
+
+    Labels resolve to classes as when the truth is scored (name or 0-based index).
+    An existing ``group`` column is replaced in place; otherwise the column is
+    added last. Every other column (a split's ``usage`` too) keeps its name,
+    order and (stripped) values, and the file keeps its delimiter; blank lines
+    are left out. Returned uncompressed; the caller validates the result as a
+    truth. Raises ScoringError, located, for a label that is not a class
+    and for a row whose class the mapping gives no group.
+    """
+    _require_class_groups(task)
+    raw = load_raw(truth, what="truth file")
+    apply_aliases(raw, TRUTH_ALIASES)
+    # Only the label matters here; every other column (a split's usage column too) is carried over as it is.
+    check_columns(raw, required=[ID, LABEL], optional=list(raw.header))
+    table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits(), keep_going=True)
+    problems = table.start_problems()
+    labels = class_codes(table, LABEL, task.classes, problems)
+    problems.raise_if_any()
+    named = np.asarray([g is not None for g in groups], dtype=bool)
+    ungrouped = np.flatnonzero(~named[labels])
+    add_located(
+        problems,
+        table,
+        ungrouped,
+        lambda row, line: (
+            f'Line {line} of the truth has class "{task.classes[int(labels[row])]}", which the group mapping '
+            "gives no group; give every class of the truth a line class,group."
+        ),
+        LABEL,
+    )
+    problems.raise_if_any()
+    frame = table.frame.astype(object)
+    frame[longtail.GROUP_COLUMN] = np.asarray(groups, dtype=object)[labels]
+    frame.columns = [raw.written.get(column, column) for column in frame.columns]
+    text: str = frame.to_csv(sep=raw.delimiter, index=False, lineterminator="\n")
+    return text.encode("utf-8")
 
 
 def load_regression_truth(task: Task, raw: RawFile, limits: Limits) -> KeyedTruth:

@@ -74,6 +74,23 @@ def phase(challenge):
     return challenge.phases.get(slug="development")
 
 
+@pytest.fixture
+def uspto(olga):
+    """An ImDrug phase: USPTO-50K's ten reaction classes, with head / middle / tail groups."""
+    from leaderboard.challenges.models import Challenge, Phase
+
+    challenge = Challenge.objects.create(slug="uspto-2027", title="USPTO reactions 2027", kind="organized")
+    challenge.organizers.add(olga)
+    return Phase.objects.create(
+        challenge=challenge,
+        slug="development",
+        title="Development",
+        task_slug="imdrug-uspto50k-random",
+        starts_at=NOW - dt.timedelta(days=1),
+        ends_at=NOW + dt.timedelta(days=10),
+    )
+
+
 def truth_upload(content: bytes | None = None, name: str = "truth.csv"):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

@@ -8,6 +8,7 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 import scoring
 from leaderboard.challenges.models import AuditEntry, TruthVersion
 from tests.api.helpers import bearer
+from tests.organize.test_class_groups import GROUPED_TRUTH, MAPPING, TRUTH
 from tests.organize.test_truth_upload_page import SECOND_TRUTH
 from tests.submissions.helpers import as_post_file, invalid_mudi_csv, mudi_truth_csv
 
@@ -102,3 +103,45 @@ def test_staff_may_upload(client, phase, staff, make_token):
 def test_an_unknown_phase_of_a_managed_challenge_is_404(client, phase, organize_token):
     url = "/api/v1/challenges/mudi-2027/phases/nope/truth"
     assert put(client, organize_token, mudi_truth_csv(), url=url).status_code == 404
+
+
+# --- class groups: an optional "groups" part beside the truth -----------------------------------------
+
+USPTO_URL = "/api/v1/challenges/uspto-2027/phases/development/truth"
+
+
+def put_with_groups(client, token, truth: bytes, groups: bytes, url: str = USPTO_URL):
+    data = {"file": as_post_file(truth, "truth.csv"), "groups": as_post_file(groups, "groups.csv")}
+    return client.put(url, encode_multipart(BOUNDARY, data), content_type=MULTIPART_CONTENT, **bearer(token))
+
+
+def test_a_groups_part_stores_the_truth_with_a_group_column(client, uspto, organize_token):
+    response = put_with_groups(client, organize_token, TRUTH, MAPPING)
+    assert response.status_code == 200, response.content
+    body = response.json()
+    uspto.refresh_from_db()
+    assert body["sha256"] == uspto.truth_sha256 and body["rows"] == 20 and body["changed"] is True
+    with uspto.truth_file.open("rb") as handle:
+        assert handle.read() == GROUPED_TRUTH
+    assert AuditEntry.objects.get(action="truth.upload").details["groups"] == "groups.csv"
+
+
+def test_a_bad_mapping_is_422_with_its_located_errors_and_stores_nothing(client, uspto, organize_token):
+    response = put_with_groups(client, organize_token, TRUTH, MAPPING.replace(b"3,middle", b"3,torso"))
+    assert response.status_code == 422 and response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["type"].endswith("/invalid-groups") and "Nothing was stored" in body["detail"]
+    assert client.get(body["type"]).json()["title"] == "Invalid class groups"
+    (error,) = body["errors"]
+    assert (error["line"], error["column"]) == (5, "group") and '"torso" is not a group' in error["message"]
+    uspto.refresh_from_db()
+    assert not uspto.has_truth and not TruthVersion.objects.exists()
+
+
+def test_a_mapping_for_a_mudi_phase_is_refused_with_scorings_sentence(client, phase, organize_token):
+    response = put_with_groups(client, organize_token, mudi_truth_csv(), b"class,group\n0,head\n", url=URL)
+    assert response.status_code == 422
+    (error,) = response.json()["errors"]
+    assert error["message"] == "Task mudi has no class groups; a group mapping is for classification tasks."
+    phase.refresh_from_db()
+    assert not phase.has_truth

@@ -6,6 +6,7 @@ import pytest
 from ddi_leaderboard.cli import main
 
 from leaderboard.api.tokens import create_token
+from tests.organize.test_class_groups import GROUPED_TRUTH, MAPPING, TRUTH
 from tests.submissions.helpers import invalid_mudi_csv, mudi_truth_csv
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -55,3 +56,24 @@ def test_a_submit_token_exits_3_and_an_outsider_gets_not_found(
     assert "'organize' scope" in capsys.readouterr().err
     assert upload(live_server, create_token(charlie, "cli", "organize")[1], path) == 2
     assert "Error:" in capsys.readouterr().err
+
+
+def test_groups_store_the_truth_with_a_group_column_and_a_bad_mapping_is_located(
+    live_server, home, olga, uspto, tmp_path, capsys
+):
+    token = create_token(olga, "cli", "organize")[1]
+    truth, groups = tmp_path / "truth.csv", tmp_path / "groups.csv"
+    truth.write_bytes(TRUTH)
+    groups.write_bytes(MAPPING.replace(b"3,middle", b"3,torso"))
+    args = ["--url", live_server.url, "--token", token, "truth", "upload", "uspto-2027", "development", str(truth)]
+    assert main([*args, "--groups", str(groups)]) == 2
+    err = capsys.readouterr().err
+    assert "The class groups are not valid for this task" in err and "[line 5" in err and "torso" in err
+    uspto.refresh_from_db()
+    assert not uspto.has_truth
+    groups.write_bytes(MAPPING)
+    assert main([*args, "--groups", str(groups)]) == 0
+    assert "Stored the truth of uspto-2027/development: 20 rows" in capsys.readouterr().out
+    uspto.refresh_from_db()
+    with uspto.truth_file.open("rb") as handle:
+        assert handle.read() == GROUPED_TRUTH

@@ -9,7 +9,7 @@ from scoring import ScoringError, align, load_truth, longtail, score_files
 from scoring.aligned import ClassificationAligned, ClassificationSeed
 from scoring.metrics import compute, imdrug
 from scoring.registry import get_task
-from scoring.validation.imdrug import attach_group_mapping, read_group_mapping
+from scoring.validation.imdrug import attach_group_mapping, read_group_mapping, truth_with_group_column
 
 USPTO = get_task("imdrug-uspto50k-random")
 THREE = tuple(USPTO.classes[:3])
@@ -224,6 +224,51 @@ def test_a_mapping_naming_a_class_twice_with_different_groups_is_refused(write):
     found = {(p.line, p.column): p.message for p in caught.value.problems}
     assert '"not a class" is not a class of this task' in found[(3, "class")]
     assert 'in group "tail" here but in "head" on line 2' in found[(4, "group")]
+
+
+def test_a_mapping_writes_the_truth_again_with_a_group_column_keeping_the_rest(write):
+    plain = 'seed;ID;y;note\n0;r1;heteroatom alkylation and arylation;a\n0;r2;1;"b;c"\n\n0;r3;2.0;d\n0;r4;0;e\n'
+    groups = read_group_mapping(USPTO, write("g.csv", "class,group\n0,head\n1,middle\n2,tail\n"))
+    text = truth_with_group_column(USPTO, write("t.csv", plain), groups)
+    # Same delimiter, names and order; the label kept as written, resolved as scoring resolves it; blank line gone.
+    assert text.decode() == (
+        'seed;ID;y;note;group\n0;r1;heteroatom alkylation and arylation;a;head\n0;r2;1;"b;c";middle\n'
+        "0;r3;2.0;d;tail\n0;r4;0;e;head\n"
+    )
+
+
+def test_the_written_column_carries_the_same_grouping_as_the_mapping(write):
+    plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
+    mapping = write("g.csv", "class,group\nheteroatom alkylation and arylation,head\n1,tail\n2,tail\n")
+    text = truth_with_group_column(USPTO, write("t.csv", plain), read_group_mapping(USPTO, mapping))
+    mapped = attach_group_mapping(USPTO, load_truth(USPTO, write("t.csv", plain)), mapping)
+    assert load_truth(USPTO, write("t2.csv", text)).class_groups == mapped.class_groups
+
+
+def test_a_group_column_already_in_the_truth_is_replaced_in_place(write):
+    groups = read_group_mapping(USPTO, write("g.csv", "class,group\n0,tail\n1,tail\n2,tail\n"))
+    text = truth_with_group_column(USPTO, write("t.csv", TRUTH), groups).decode()
+    assert text == TRUTH.replace("head", "tail").replace("middle", "tail")
+
+
+def test_a_truth_class_the_mapping_leaves_out_and_a_bad_label_are_located(write):
+    groups = read_group_mapping(USPTO, write("g.csv", "class,group\n0,head\n"))
+    with pytest.raises(ScoringError) as caught:
+        truth_with_group_column(USPTO, write("t.csv", TRUTH), groups)
+    found = {(p.line, p.column): p.message for p in caught.value.problems}
+    assert set(found) == {(3, "label"), (4, "label")}
+    assert found[(3, "label")].startswith('Line 3 of the truth has class "acylation and related processes", which')
+    with pytest.raises(ScoringError) as caught:
+        truth_with_group_column(USPTO, write("t.csv", TRUTH.replace("0,r2,1,", "0,r2,nope,")), groups)
+    assert '"nope" is not a class of this task' in caught.value.problems[0].message
+
+
+def test_a_mapping_for_a_task_without_class_groups_is_refused():
+    sentence = "Task mudi has no class groups; a group mapping is for classification tasks."
+    with pytest.raises(ScoringError, match=sentence):
+        read_group_mapping(get_task("mudi"), b"class,group\nSynergism,head\n")
+    with pytest.raises(ScoringError, match=sentence):
+        truth_with_group_column(get_task("mudi"), b"Drug1,Interaction,Drug2\n", ("head",))
 
 
 def test_the_command_line_scores_with_a_group_mapping(tmp_path):

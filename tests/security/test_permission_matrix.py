@@ -76,7 +76,8 @@ RULES = [
     # --- organizer pages (organize and moderate lanes): the challenge's organizers and staff only.
     Rule("organize:new|organize:import", HOST_PAGE, HOST_ACTION, "creating a challenge needs the host permission"),
     Rule(
-        "organize:add-organizer|organize:remove-organizer|organize:upload-truth|organize:moderation-rerun"
+        "organize:add-organizer|organize:remove-organizer|organize:upload-truth|organize:truth-groups"
+        "|organize:moderation-rerun"
         "|organize:moderation-act|organize:participant-decide|organize:reveal|organize:postpone",
         POST_ONLY_SIGNED_IN,
         ORGANIZER_ACTION,
