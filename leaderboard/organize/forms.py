@@ -273,7 +273,7 @@ def _checked_file(upload, *, required: bool = True):
 
 GROUPS_LABEL = "Class groups (class,group CSV)"
 GROUPS_HINT = (
-    "Optional: one line per class, class (name or 0-based index) and group (head, middle, tail or open). "
+    "One line per class, class (name or 0-based index) and group (head, middle, tail or open). "
     "The truth is stored with a group column filled from it, replacing any group column of the file."
 )
 
@@ -283,7 +283,7 @@ class TruthForm(forms.Form):
 
     use_required_attribute = False
     file = forms.FileField(label="Truth file", help_text="CSV or TSV with the task's columns, optionally .gz.")
-    groups = forms.FileField(label=GROUPS_LABEL, help_text=GROUPS_HINT, required=False)
+    groups = forms.FileField(label=GROUPS_LABEL, help_text=f"Optional. {GROUPS_HINT}", required=False)
 
     def clean_file(self):
         return _checked_file(self.cleaned_data["file"])
