@@ -137,21 +137,30 @@ def line(name: str, with_s: float, without_s: float) -> tuple[str, str, str, str
     return name, f"{without_s * 1000:.0f} ms", f"{with_s * 1000:.0f} ms", f"{ratio:.3f}", verdict
 
 
+def with_and_without(task, truth, path: Path, aligned, patch, repeat: int) -> tuple:
+    """(with, without) CPU times end to end and metrics alone, and the score with the breakdown.
+
+    ``patch`` is a context manager factory that replaces the breakdown by an empty one.
+    """
+
+    def run():
+        return score_files(task, truth, path)
+
+    with_e2e, without_e2e, score = paired(repeat, run, run, patch)
+    with_metrics, without_metrics, _ = paired(
+        repeat, lambda: compute(task, aligned), lambda: compute(task, aligned), patch
+    )
+    return with_e2e, without_e2e, with_metrics, without_metrics, score
+
+
 def bench_chemicalx(folder: Path, rows: int, n_contexts: int, repeat: int, rng) -> list[tuple]:
     task = get_task("chemicalx-twosides")
     truth_path, pred_path = chemicalx_files(folder, rows, 10, n_contexts, rng)
     truth = load_truth(task, truth_path)
     aligned = align(task, truth, pred_path)
 
-    def patch():
-        return mock.patch.object(chemicalx, "_per_context", _no_contexts)
-
-    def run():
-        return score_files(task, truth, pred_path)
-
-    with_e2e, without_e2e, score = paired(repeat, run, run, patch)
-    with_metrics, without_metrics, _ = paired(
-        repeat, lambda: compute(task, aligned), lambda: compute(task, aligned), patch
+    with_e2e, without_e2e, with_metrics, without_metrics, score = with_and_without(
+        task, truth, pred_path, aligned, lambda: mock.patch.object(chemicalx, "_per_context", _no_contexts), repeat
     )
     n = len(aligned.seeds) * len(next(iter(aligned.seeds.values())).y_true)
     contexts = score.report["per_context_counts"]["scored"]
@@ -186,17 +195,10 @@ def bench_mudi(repeat: int) -> list[tuple]:
     truth = load_truth(task, path)
     aligned = align(task, truth, path)
 
-    def patch():
-        return mock.patch.object(mudi_drugs, "breakdown", _no_drugs)
-
-    def run():
-        return score_files(task, truth, path)
-
-    with_e2e, without_e2e, score = paired(repeat, run, run, patch)
-    assert "aware/drug_freq/frequent/macro_f1" in score.metrics
-    with_metrics, without_metrics, _ = paired(
-        repeat, lambda: compute(task, aligned), lambda: compute(task, aligned), patch
+    with_e2e, without_e2e, with_metrics, without_metrics, score = with_and_without(
+        task, truth, path, aligned, lambda: mock.patch.object(mudi_drugs, "breakdown", _no_drugs), repeat
     )
+    assert "aware/drug_freq/frequent/macro_f1" in score.metrics
     name = "MUDI test set (89,417 rows), per drug + frequency buckets"
     return [
         line(f"{name}: read+align+metrics", with_e2e, without_e2e),
