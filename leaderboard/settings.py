@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "leaderboard.submissions",
     "leaderboard.literature",
     "leaderboard.boards",
+    "leaderboard.kinds",
     "leaderboard.ops",
     "leaderboard.organize",
     "leaderboard.drugs",

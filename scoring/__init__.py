@@ -14,7 +14,13 @@ from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
 from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
 from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
-from scoring.truth import make_chemicalx_truth, test_inputs, truth_from_inputs, validate_prediction
+from scoring.truth import (
+    make_chemicalx_truth,
+    synthetic_truth,
+    test_inputs,
+    truth_from_inputs,
+    validate_prediction,
+)
 
 __version__ = SCORER_VERSION
 
@@ -38,6 +44,7 @@ __all__ = [
     "score_files",
     "score_parts",
     "split_sibling",
+    "synthetic_truth",
     "test_inputs",
     "truth_from_inputs",
     "validate_prediction",

@@ -139,6 +139,36 @@ def write_csv(frame: pd.DataFrame, out: str | Path | None) -> str | None:
     return None
 
 
+def key_columns(task: Task) -> list[str]:
+    """The truth's key columns: every column but the label (``label``, or MUDI's ``Interaction``)."""
+    return [c for c in task.truth_columns if c.lower() not in ("label", "interaction")]
+
+
+def label_column(task: Task) -> str:
+    """The truth's label column."""
+    return next(c for c in task.truth_columns if c not in key_columns(task))
+
+
+def synthetic_truth(task: str | Task, rng: np.random.Generator, n_rows: int) -> pd.DataFrame:
+    """A synthetic truth in the task's own layout, for a demo of a kind that has no data of its own.
+
+    ``n_rows`` rows per seed when the truth has a ``seed`` column (every seed of
+    the task), else in all; made-up key values (``id-00001``, ...) and the kind's
+    placeholder labels (``Kind.placeholder_labels``) in random order. The
+    labels carry no signal: a board over this truth shows only that the
+    pipeline works.
+    """
+    task = resolve_task(task)
+    seeded = SEED in task.truth_columns
+    seeds = np.repeat(np.asarray(task.seeds if seeded else (0,), dtype=int), n_rows)
+    frame = pd.DataFrame({SEED: seeds}) if seeded else pd.DataFrame(index=range(len(seeds)))
+    for column in key_columns(task):
+        if column != SEED:
+            frame[column] = [f"{column}-{i % n_rows:05d}" for i in range(len(seeds))]
+    frame[label_column(task)] = rng.permutation(task.kind_def.placeholder_labels(task, len(seeds)))
+    return frame[list(task.truth_columns)]
+
+
 def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
     """A stand-in truth built from a test-inputs file (``test_inputs``' output), for checking without labels.
 
@@ -149,14 +179,12 @@ def truth_from_inputs(task: str | Task, inputs: Source) -> Truth:
     """
     task = resolve_task(task)
     raw = load_raw(inputs, what="inputs file")
-    keys = [c for c in task.truth_columns if c.lower() not in ("label", "interaction")]
+    keys = key_columns(task)
     check_columns(raw, required=[normalise_name(k) for k in keys], display=keys)
     table = parse_rows(raw, categorical=list(raw.header), numeric=[], limits=Limits())
     frame = pd.DataFrame({name: table.frame[normalise_name(name)].astype(str).to_numpy() for name in keys})
     n = len(frame)
-    labels = task.kind_def.placeholder_labels(task, n)
-    label_column = next(c for c in task.truth_columns if c not in keys)
-    frame[label_column] = labels
+    frame[label_column(task)] = task.kind_def.placeholder_labels(task, n)
     buffer = io.StringIO()
     frame[list(task.truth_columns)].to_csv(buffer, index=False)
     return load_truth(task, buffer.getvalue().encode())

@@ -1,4 +1,4 @@
-"""The boards' Plotly charts (class F1, direction scatter, splits, seeds, progression).
+"""The boards' Plotly charts (class F1, splits, seeds, progression); a kind's own are in its module.
 
 The chart format (``{"id", "title", "figure", "table", "note"}``, the site's
 layout) is ``leaderboard.submissions.charts``'; a submission's own charts live
@@ -14,12 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-import numpy as np
-
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
 from leaderboard.submissions.charts import short, trace
-from scoring import keys as result_keys
 
 # Bars for more methods than this are unreadable; the table holds the rest.
 TOP_METHODS = 8
@@ -33,7 +30,7 @@ def label(row: dict) -> str:
 # --- board charts ---------------------------------------------------------------------------
 
 
-def _whose(rows: Sequence[dict], chosen: bool) -> str:
+def whose(rows: Sequence[dict], chosen: bool) -> str:
     """Whose values a chart shows: the best rows of a board, or the submissions someone picked."""
     return f"the {len(rows)} compared submissions" if chosen else f"the top {len(rows)} methods"
 
@@ -46,7 +43,7 @@ def class_f1_chart(
     if not class_keys or not rows:
         return None
     names = [name for name, _ in class_keys]
-    title = f"Per-class F1 of {_whose(rows, chosen)}{setting}"
+    title = f"Per-class F1 of {whose(rows, chosen)}{setting}"
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in class_keys)] for r in rows]
     if len(class_keys) <= 10:
         fig = _figure(
@@ -74,42 +71,6 @@ def class_f1_chart(
         # automargin (the site's layout) sizes the left margin to the cut labels, so none is clipped.
         fig.update_layout(height=220 + 30 * len(rows), xaxis={"tickangle": -45})
     return _chart("class-f1", title, fig, ["method", *names], table_rows)
-
-
-def direction_scatter(rows: Sequence[dict]) -> dict | None:
-    """MUDI: direction-aware vs direction-agnostic macro F1, one point per method."""
-    aware, agnostic = (result_keys.mudi_key(setting, "macro", "f1") for setting in result_keys.MUDI_SETTINGS)
-    points = [
-        (label(r), r["metrics"].get(aware), r["metrics"].get(agnostic))
-        for r in rows
-        if r["metrics"].get(aware) is not None and r["metrics"].get(agnostic) is not None
-    ]
-    if not points:
-        return None
-    fig = _figure(
-        trace(
-            "scatter",
-            x=[p[1] for p in points],
-            y=[p[2] for p in points],
-            text=[p[0] for p in points],
-            mode="markers",
-            marker={"size": 10},
-            hovertemplate="%{text}<br>aware %{x:.4f}<br>agnostic %{y:.4f}<extra></extra>",
-        )
-    )
-    fig.update_layout(
-        xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
-        yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
-        showlegend=False,
-    )
-    return _chart(
-        "direction",
-        "Direction-aware vs direction-agnostic macro F1",
-        fig,
-        ["method", "aware macro F1", "agnostic macro F1"],
-        points,
-        note="A point far above the diagonal gets pairs right but in the wrong orientation.",
-    )
 
 
 def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, float | None]]) -> dict | None:
@@ -158,7 +119,7 @@ def seed_strip(
     table_rows = [[label(r), *(r["metrics"].get(key) for _, key in seed_keys)] for r in rows]
     return _chart(
         "seeds",
-        f"{metric_name} per seed, {_whose(rows, chosen).removeprefix('the ')}",
+        f"{metric_name} per seed, {whose(rows, chosen).removeprefix('the ')}",
         fig,
         ["method", *(f"seed {seed}" for seed, _ in seed_keys)],
         table_rows,
@@ -263,83 +224,7 @@ def shakeup_chart(board, spec) -> dict | None:
     return shakeup_scatter(spec.task.metric(spec.metric).name, points)
 
 
-# --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
-
-GROUP_LABELS = {"head": "head", "middle": "middle", "tail": "tail", "open": "open"}
-GROUP_STATS = (("balanced_accuracy", "balanced accuracy"), ("balanced_f1", "balanced F1"), ("auroc", "AUROC"))
-
-
-def longtail_chart(
-    groups: Sequence[str], spread: str | None, rows: Sequence[dict], *, chosen: bool = False
-) -> dict | None:
-    """Head / middle / tail balanced accuracy of the top methods (grouped bars, ± spread over seeds).
-
-    The table beside it has the three metrics of every group. Rows without any
-    group value (scored without a grouping) are left out; none left, no chart.
-    """
-    first = result_keys.group_key
-    rows = [
-        r
-        for r in rows[:TOP_METHODS]
-        if any(r["metrics"].get(first(g, "balanced_accuracy")) is not None for g in groups)
-    ]
-    if not rows:
-        return None
-    x = [GROUP_LABELS[g] for g in groups]
-    traces = []
-    for r in rows:
-        values = [r["metrics"].get(first(g, "balanced_accuracy")) for g in groups]
-        bar = trace("bar", name=short(label(r)), x=x, y=values)
-        if spread:
-            errors = [r["metrics"].get(result_keys.spread_key(first(g, "balanced_accuracy"), spread)) for g in groups]
-            if any(e is not None for e in errors):
-                bar["error_y"] = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
-        traces.append(bar)
-    fig = _figure(traces)
-    fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]})
-    columns = ["method", *(f"{g} {name}" for g in groups for _, name in GROUP_STATS)]
-    table = [[label(r), *(r["metrics"].get(first(g, stat)) for g in groups for stat, _ in GROUP_STATS)] for r in rows]
-    note = (
-        "Classes are grouped by their frequency in the whole dataset (head: the most frequent 30%, tail: the "
-        "rarest 30%); each group's value is the mean of its classes' values, by class id."
-        + (
-            f" Bars show ± the {'standard deviation' if spread == 'std' else 'standard error'} over seeds."
-            if spread
-            else ""
-        )
-    )
-    return _chart("longtail", f"Head, middle and tail classes: {_whose(rows, chosen)}", fig, columns, table, note=note)
-
-
-def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], *, chosen: bool = False) -> dict | None:
-    """ChemicalX: the distribution of per-context AUROC of each entry (box with every context as a point).
-
-    ``entries`` are (method label, per-context AUROCs, contexts without one).
-    """
-    entries = [e for e in entries if e[1]]
-    if not entries:
-        return None
-    fig = _figure(
-        [
-            trace("box", name=short(name), y=values, boxpoints="all", jitter=0.4, pointpos=0, marker={"size": 4})
-            for name, values, _ in entries
-        ]
-    )
-    fig.update_layout(yaxis={"title": "AUROC per context", "range": [0, 1.02]}, showlegend=False)
-    table = [
-        [name, len(values), min(values), float(np.median(values)), max(values), one_class]
-        for name, values, one_class in entries
-    ]
-    who = f"the {len(entries)} compared submissions" if chosen else f"the top {len(entries)} methods"
-    return _chart(
-        "context-distribution",
-        f"AUROC per context, {who}",
-        fig,
-        ["method", "contexts", "worst", "median", "best", "contexts with one class (no AUROC)"],
-        table,
-        note="Each point is one context (cell line, side effect or interaction type): its AUROC averaged over "
-        "the splits where its test rows have both classes.",
-    )
+# --- the compare page's contexts ------------------------------------------------------------
 
 
 def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float | None]]) -> dict | None:

@@ -25,6 +25,7 @@ from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, A
 from leaderboard.boards.spec import DirectionSpec, direction_spec, directions_for
 from leaderboard.challenges.truth_cache import TruthMissing
 from leaderboard.formatting import metric_text
+from leaderboard.kinds.registry import site_kind
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
@@ -212,7 +213,7 @@ def run_tests(direction: str, a_id, b_ids: list) -> int:
     return done
 
 
-# --- breakdowns: ImDrug's long-tailed groups, ChemicalX's contexts -----------------------------
+# --- breakdowns: the kind's breakdown chart, and the contexts each entry wins ----------------------
 
 
 def context_wins(labels: list[str], subs: list[Submission]) -> tuple[list[dict], dict | None]:
@@ -245,11 +246,9 @@ def context_wins(labels: list[str], subs: list[Submission]) -> tuple[list[dict],
 
 
 def _breakdown_charts(spec: DirectionSpec, rows: list[dict]) -> list[dict | None]:
-    """The compared entries' head/middle/tail bars or per-context distributions (by the task's kind)."""
-    from leaderboard.boards.present import BREAKDOWN_CHARTS
-
-    breakdown = BREAKDOWN_CHARTS.get(spec.task.kind)
-    return [breakdown(spec, rows, chosen=True)] if breakdown else []
+    """The compared entries' breakdown chart (``SiteKind.breakdown_chart``), if the task's kind has one."""
+    breakdown = site_kind(spec.task).breakdown_chart
+    return [breakdown(spec, rows, True)] if breakdown else []
 
 
 def build_comparison(user, ids: list, direction: str | None) -> dict | str:

@@ -22,51 +22,12 @@ from leaderboard.boards.spec import (
     direction_spec,
     directions_for,
     is_verified,
-    task_groups,
 )
 from leaderboard.formatting import metric_text
-from leaderboard.submissions.models import Submission
+from leaderboard.kinds.registry import site_kind
 
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
-# The builders of the charts a kind names in ``Kind.extra_charts``: rows -> chart.
-EXTRA_CHARTS = {"direction_scatter": charts.direction_scatter}
-
-
-# --- breakdown charts (built with the board's other charts, in the worker's warm-up) -----------
-
-
-def _longtail(spec: DirectionSpec, rows: list[dict], chosen: bool = False) -> dict | None:
-    return charts.longtail_chart(task_groups(spec.task), spec.spread, rows, chosen=chosen)
-
-
-def context_entries(rows: list[dict]) -> list[tuple[str, list[float], int]]:
-    """(method label, per-context AUROCs, contexts without one) of the top rows, read from their reports.
-
-    One query reading two keys of each report (not the curves), for at most ``TOP_METHODS`` rows.
-    """
-    rows = rows[: charts.TOP_METHODS]
-    ids = [r["submission_id"] for r in rows]
-    reports = {
-        sid: (contexts or [], counts or {})
-        for sid, contexts, counts in Submission.objects.filter(pk__in=ids).values_list(
-            "id", "report__per_context", "report__per_context_counts"
-        )
-    }
-    entries = []
-    for r in rows:
-        contexts, counts = reports.get(r["submission_id"], ([], {}))
-        values = [c["auroc"] for c in contexts if isinstance(c, dict) and c.get("auroc") is not None]
-        entries.append((charts.label(r), values, int(counts.get("one_class", 0)) if isinstance(counts, dict) else 0))
-    return entries
-
-
-def _contexts(spec: DirectionSpec, rows: list[dict], chosen: bool = False) -> dict | None:
-    return charts.context_distribution_chart(context_entries(rows), chosen=chosen)
-
-
-# The breakdown chart of each kind: (spec, rows) -> chart.
-BREAKDOWN_CHARTS = {"classification": _longtail, "pair": _contexts}
 
 
 def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
@@ -152,11 +113,11 @@ def board_charts(
         rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
         setting = f" ({spec.label.lower()})" if len(directions_for(spec.task)) > 1 else ""
+        site = site_kind(spec.task)
         found = [charts.class_f1_chart(spec.class_chart_keys, rows, setting)]
-        found += [EXTRA_CHARTS[name](rows) for name in spec.task.kind_def.extra_charts]
-        breakdown = BREAKDOWN_CHARTS.get(spec.task.kind)
-        if breakdown is not None:
-            found.append(breakdown(spec, rows))
+        found += [build_chart(spec, rows) for build_chart in site.board_charts]
+        if site.breakdown_chart is not None:
+            found.append(site.breakdown_chart(spec, rows, False))
         if sibling is not None:
             other_rows = chart_rows(sibling)
             random_rows, standard_rows = (rows, other_rows) if spec.task.split == "random" else (other_rows, rows)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 import scoring
+from leaderboard.kinds.registry import site_kind
 from leaderboard.submissions.models import ModelFamily
 from scoring import keys as result_keys
 from scoring.significance import ALPHA
@@ -37,7 +38,7 @@ class DirectionSpec:
     """One way of ranking a task's submissions."""
 
     task: scoring.registry.Task
-    key: str  # "default", or one of the kind's settings (MUDI: "aware" / "agnostic")
+    key: str  # "default", or one of the kind's settings (``Kind.settings``)
     label: str
     metric: str
     higher_is_better: bool
@@ -46,11 +47,11 @@ class DirectionSpec:
     columns: tuple[Column, ...]  # metric columns, the ranking metric first
     class_columns: tuple[Column, ...]  # per-class F1 shown in the table
     class_chart_keys: tuple[tuple[str, str], ...]  # (class name, key) of every class, for charts
-    # Breakdown columns of the kind (ImDrug's head/middle/tail, ChemicalX's context spread); shown
-    # only where rows have them: a task scored without a grouping has none of these keys.
+    # Breakdown columns of the kind (``SiteKind.breakdown``); shown only where rows have them: a task
+    # scored without a grouping has none of these keys.
     breakdown_columns: tuple[Column, ...] = ()
     breakdown_chart_keys: tuple[str, ...] = ()  # further breakdown keys kept for the charts
-    # Values a row keeps for a section beside the table (MUDI's F1 by drug frequency), not columns.
+    # Values a row keeps for a section beside the table (``SiteKind.row_keys``), not columns.
     extra_keys: tuple[str, ...] = ()
 
     @property
@@ -103,92 +104,14 @@ def directions_for(task: scoring.registry.Task) -> tuple[str, ...]:
     return task.kind_def.settings or (DEFAULT_DIRECTION,)
 
 
-def _swap_setting(key: str) -> str:
-    """aware/... <-> agnostic/... (MUDI keys only)."""
-    setting, _, rest = key.partition("/")
-    return f"{'agnostic' if setting == 'aware' else 'aware'}/{rest}"
-
-
 def _column(task: scoring.registry.Task, key: str, label: str | None = None) -> Column:
     definition = task.metric(key)
     return Column(key, label or definition.name, definition.higher_is_better, definition.description)
 
 
-def _default_columns(task: scoring.registry.Task, direction: str) -> tuple:
-    """The primary metric, then every other headline metric; ties broken by the task's secondaries."""
-    columns = (_column(task, task.primary),) + tuple(
-        _column(task, m.key) for m in task.metrics if m.key != task.primary
-    )
-    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
-    return task.primary, task.dataset_name, columns, tiebreak
-
-
-def _mudi_columns(task: scoring.registry.Task, setting: str) -> tuple:
-    """One MUDI setting: its macro F1 ranks, its own columns, the other setting's macro F1 last."""
-    other = _swap_setting(setting).split("/")[0]
-    tiebreak = tuple((key, task.higher_is_better(key)) for key in task.secondary)
-    if setting != "aware":
-        tiebreak = tuple((_swap_setting(key), better) for key, better in tiebreak)
-    # Short headers: the view already says which setting the columns belong to.
-    short = {"f1": "F1", "precision": "P", "recall": "R"}
-    labels = {
-        result_keys.mudi_key(setting, scope, stat): f"{scope.capitalize()} {short[stat]}"
-        for scope in ("macro", "micro")
-        for stat in ("f1", "precision", "recall")
-    }
-    labels[result_keys.mudi_key(setting, "macro", "f1_mean")] = "Mean class F1"
-    labels[result_keys.mudi_key(other, "macro", "f1")] = f"Macro F1 ({other})"
-    columns = tuple(_column(task, key, label) for key, label in labels.items())
-    label = "Direction-aware" if setting == "aware" else "Direction-agnostic"
-    return result_keys.mudi_key(setting, "macro", "f1"), label, columns, tiebreak
-
-
-# (ranking metric, label, columns, tie-breaks) of a view, for kinds whose board is not the default one.
-_DIRECTION_COLUMNS = {"mudi": _mudi_columns}
-
-
-# --- breakdown columns (one builder per kind) -------------------------------------------------
-
-
-def task_groups(task: scoring.registry.Task) -> tuple[str, ...]:
-    """The long-tailed groups a classification task's boards can show (``open`` in the open setting)."""
-    return ("head", "middle", "tail") + (("open",) if "open" in task.classes else ())
-
-
-def _group_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
-    """ImDrug: balanced accuracy per long-tailed group as columns; balanced F1 and AUROC per group for the chart."""
-    columns = tuple(_column(task, result_keys.group_key(g, "balanced_accuracy")) for g in task_groups(task))
-    chart = tuple(
-        result_keys.group_key(g, m) for g in task_groups(task) for m in ("balanced_accuracy", "balanced_f1", "auroc")
-    )
-    return columns, chart
-
-
-def _context_columns(task: scoring.registry.Task) -> tuple[tuple[Column, ...], tuple[str, ...]]:
-    """ChemicalX: the median and the worst per-context AUROC (each context's value is in the report)."""
-    return tuple(_column(task, result_keys.context_key(stat)) for stat in ("median", "min")), ()
-
-
-# (breakdown columns, further keys for charts) of a kind; kinds without breakdowns are absent.
-_BREAKDOWN_COLUMNS = {"classification": _group_columns, "pair": _context_columns}
-
-
 def breakdown_keys(spec: DirectionSpec) -> tuple[str, ...]:
     """Every breakdown key of a view (columns first), to test whether rows have any."""
     return tuple(c.key for c in spec.breakdown_columns) + spec.breakdown_chart_keys
-
-
-def _mudi_bucket_keys(direction: str) -> tuple[str, ...]:
-    """The view's F1 by drug-frequency bucket (``leaderboard.boards.drug_buckets``)."""
-    return tuple(
-        result_keys.mudi_bucket_key(direction, bucket.slug, stat)
-        for bucket in result_keys.DRUG_BUCKETS
-        for stat in result_keys.DRUG_BUCKET_STATS
-    )
-
-
-# Result keys a row keeps beyond its columns, per kind, for the sections beside the table.
-_EXTRA_KEYS = {"mudi": _mudi_bucket_keys}
 
 
 def direction_spec(task: scoring.registry.Task, direction: str | None = None) -> DirectionSpec:
@@ -197,27 +120,27 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
     direction = direction or directions[0]
     if direction not in directions:
         raise KeyError(f"task {task.slug} has no direction {direction!r}")
-    metric, label, columns, tiebreak = _DIRECTION_COLUMNS.get(task.kind, _default_columns)(task, direction)
+    site = site_kind(task)
+    view = site.board_view(task, direction)
     class_keys = task.kind_def.class_f1_keys(task, direction)
     class_columns: tuple[Column, ...] = ()
     if len(class_keys) <= MAX_CLASS_COLUMNS:
         class_columns = tuple(Column(key, f"{name} F1", True, f"F1 of class {name}") for name, key in class_keys)
-    breakdown = _BREAKDOWN_COLUMNS.get(task.kind)
-    breakdown_columns, breakdown_chart = breakdown(task) if breakdown else ((), ())
+    breakdown = site.breakdown(task)
     return DirectionSpec(
         task=task,
         key=direction,
-        label=label,
-        metric=metric,
-        higher_is_better=task.higher_is_better(metric),
-        tiebreak=tiebreak,
+        label=view.label,
+        metric=view.metric,
+        higher_is_better=task.higher_is_better(view.metric),
+        tiebreak=view.tiebreak,
         significance=significance_for(task),
-        columns=columns,
+        columns=tuple(_column(task, key, view.labels.get(key)) for key in view.columns),
         class_columns=class_columns,
         class_chart_keys=class_keys,
-        breakdown_columns=breakdown_columns,
-        breakdown_chart_keys=breakdown_chart,
-        extra_keys=_EXTRA_KEYS[task.kind](direction) if task.kind in _EXTRA_KEYS else (),
+        breakdown_columns=tuple(_column(task, key) for key in breakdown.columns),
+        breakdown_chart_keys=breakdown.chart_keys,
+        extra_keys=site.row_keys(task, direction),
     )
 
 

@@ -20,7 +20,6 @@ import scoring
 from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
-from leaderboard.boards.drug_buckets import bucket_table
 from leaderboard.boards.models import Board
 from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
@@ -34,6 +33,7 @@ from leaderboard.boards.spec import (
 from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
+from leaderboard.kinds.registry import shown_sections, site_kind
 
 
 def _task_or_404(slug: str):
@@ -348,7 +348,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         else [],
         "charts": charts,
         "matrix": matrix.present(board) if board is not None else None,
-        "drug_buckets": bucket_table(spec, rows),
+        "kind_sections": shown_sections(site_kind(task).board_sections, spec, rows),
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
-from leaderboard.challenges.models import Challenge
+from leaderboard.challenges.models import Challenge, Phase
 
 
 @dataclass(frozen=True)
@@ -31,3 +31,12 @@ def get_challenge_for(user, slug: str) -> ChallengeAccess:
 def inputs_offered(phase, is_organizer: bool, now=None) -> bool:
     """Whether a phase's test inputs and example file are offered: once it has started (to its organizers at once)."""
     return phase.has_truth and (is_organizer or phase.state(now) != "upcoming")
+
+
+def labels_are_public(phase: Phase) -> bool:
+    """Whether analysis that reveals which test rows are wrong may be shown to anyone on ``phase``.
+
+    Only a standing phase of a task whose labels are published: never an
+    organized challenge's phase, whose labels only its organizers hold.
+    """
+    return phase.challenge.kind == Challenge.Kind.STANDING and bool(phase.task.public_labels) and not phase.split_spec

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import nh3
-from django.conf import settings
 from django.db import transaction
 
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.drugs import depict
 from leaderboard.drugs.models import Drug
+from leaderboard.kinds import mudi
 from scoring.metrics.mudi_drugs import test_pairs_by_class
 
 DRUG_ID = re.compile(r"DB\d{5}")
@@ -62,7 +62,7 @@ class LoadReport:
 
 
 def default_source() -> str:
-    return settings.DRUG_INFO_SOURCE or str(Path(settings.SHARED_DATA_DIR) / "data" / "mudi" / "drug_info.json")
+    return mudi.drug_info_source()
 
 
 def read_source(source: str) -> dict[str, Any]:
@@ -132,7 +132,7 @@ def description_sections(description: Any) -> list[dict[str, str]]:
 
 def mudi_test_pairs() -> tuple[dict[str, dict[str, int]], str]:
     """Test pairs by class per drug from the standing MUDI phase's truth, and that truth's sha256."""
-    phase = Phase.objects.standing().filter(task_slug="mudi").first()
+    phase = Phase.objects.standing().filter(task_slug=mudi.TASK_SLUG).first()
     if phase is None or not phase.has_truth:
         return {}, ""
     try:

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_GET
 
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_page
+from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.models import Challenge
 from leaderboard.drugs.models import Drug
-from leaderboard.submissions.drug_errors import labels_are_public
+from leaderboard.kinds import mudi
 from leaderboard.submissions.models import Submission
+from scoring.keys import MUDI_SETTINGS
 from scoring.metrics.mudi import CLASS_NAMES
 
 PAGE_SIZE = 50
@@ -56,18 +58,22 @@ def _f1(tp: int, fp: int, fn: int) -> float | None:
 
 
 def top_entries_on(drug: Drug) -> tuple[list[dict], Board | None]:
-    """The top public entries of the standing MUDI board (direction-aware) and their counts on ``drug``'s pairs.
+    """The top public entries of the standing MUDI board (its drug page view) and their counts on ``drug``'s pairs.
 
     Empty when the MUDI truth is not public (the counts would reveal which rows are wrong) or no board exists.
     """
     board = (
         Board.objects.select_related("phase__challenge")
-        .filter(phase__task_slug="mudi", phase__challenge__kind=Challenge.Kind.STANDING, direction="aware")
+        .filter(
+            phase__task_slug=mudi.TASK_SLUG,
+            phase__challenge__kind=Challenge.Kind.STANDING,
+            direction=mudi.DRUG_PAGE_DIRECTION,
+        )
         .first()
     )
     if board is None or not labels_are_public(board.phase):
         return [], board
-    controls = Controls(direction="aware", default_direction="aware")
+    controls = Controls(direction=mudi.DRUG_PAGE_DIRECTION, default_direction=MUDI_SETTINGS[0])
     rows = ranked_page(board, controls, [], 0, TOP_ENTRIES)
     reports = dict(
         Submission.objects.filter(pk__in=[row["submission_id"] for row in rows]).values_list("pk", "report__drugs")
@@ -80,9 +86,9 @@ def top_entries_on(drug: Drug) -> tuple[list[dict], Board | None]:
         entry: dict[str, Any] = {"row": row, "scored": bool(ids), "settings": []}
         if drug.drugbank_id in ids:
             at = ids.index(drug.drugbank_id)
-            for setting, name in (("aware", "aware"), ("agnostic", "agnostic")):
+            for setting in MUDI_SETTINGS:
                 tp, fp, fn = per_drug[setting][at]
-                entry["settings"].append({"name": name, "tp": tp, "fp": fp, "fn": fn, "f1": _f1(tp, fp, fn)})
+                entry["settings"].append({"name": setting, "tp": tp, "fp": fp, "fn": fn, "f1": _f1(tp, fp, fn)})
         entries.append(entry)
     return entries, board
 

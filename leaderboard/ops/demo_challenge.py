@@ -10,7 +10,7 @@ shows an organized challenge next to the standing boards:
 - ``test``: the whole demo truth with the same 30/70 split, opening when development ends
   and ending in the future; its private scores stay hidden until its reveal.
 
-The labels are synthetic MUDI-style pairs (``demo_truths.synthetic_mudi``), marked as such on
+The labels are synthetic MUDI-style pairs (``leaderboard.kinds.mudi.synthetic_pairs``), marked as such on
 every page, and the four participating teams are demo accounts that cannot log in. The demo
 account (``demo``), once it exists, co-organizes the challenge, so the manage pages can be tried.
 Idempotent: a second run changes nothing.
@@ -38,9 +38,9 @@ from leaderboard.accounts.models import Team, User
 from leaderboard.accounts.services import create_team, create_user
 from leaderboard.boards.recompute import recompute_phase
 from leaderboard.boards.reveal import reveal_phase
-from leaderboard.challenges.demo_truths import synthetic_mudi
 from leaderboard.challenges.models import Challenge, Phase, Registration
 from leaderboard.challenges.services import import_truth
+from leaderboard.kinds import mudi
 from leaderboard.ops.demo import DEMO_USERNAME
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
@@ -87,7 +87,7 @@ def _user(username: str, *, email: str) -> User:
 
 def _truth_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the whole demo truth, its public part under SPLIT), both in MUDI's native layout."""
-    frame = synthetic_mudi(np.random.default_rng(2027))
+    frame = mudi.synthetic_pairs(np.random.default_rng(2027))
     bare = frame[["Drug1", "Drug2"]].apply(lambda col: col.str.removeprefix("Compound::"))
     public = [
         unit_fraction(tuple(sorted((a, b))), SPLIT.seed) < PUBLIC_FRACTION
@@ -110,7 +110,8 @@ def _prediction(truth: pd.DataFrame, error_rate: float, seed: int) -> bytes:
 
 
 def _phase(challenge: Challenge, slug: str, **fields) -> Phase:
-    phase, _ = Phase.objects.get_or_create(challenge=challenge, slug=slug, defaults={"task_slug": "mudi", **fields})
+    defaults = {"task_slug": mudi.TASK_SLUG, **fields}
+    phase, _ = Phase.objects.get_or_create(challenge=challenge, slug=slug, defaults=defaults)
     return phase
 
 

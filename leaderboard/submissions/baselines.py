@@ -1,7 +1,8 @@
-"""Baseline submissions for every task, scored through the real pipeline.
+"""Baseline submissions for every task whose kind has them, scored through the real pipeline.
 
-One per task, a method that ranks like any entry: "Random", a uniformly random
-class, probability vector or propensity, or a standard normal value.
+Each kind's module builds its own (``SiteKind.baselines``): one method that
+ranks like any entry, "Random" (a uniformly random class, probability vector
+or propensity, or a standard normal value). A kind without a builder has none.
 
 A baseline may use the test inputs but never the labels: the builders are
 handed ``scoring.test_inputs`` (the truth with its labels removed), so one
@@ -26,17 +27,16 @@ import logging
 import os
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
 import scoring
 from leaderboard.accounts.models import User
 from leaderboard.accounts.services import create_user
+from leaderboard.kinds.registry import Baseline, site_kind
 from leaderboard.submissions import services
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
@@ -53,18 +53,6 @@ BASELINE_USERNAME = "Baselines"
 BASELINE_EMAIL = "baselines@localhost"
 
 
-@dataclass
-class Baseline:
-    method_name: str
-    description: str
-    frame: pd.DataFrame
-
-    def csv_bytes(self) -> bytes:
-        buffer = io.StringIO()
-        self.frame.to_csv(buffer, index=False, float_format="%.6g")
-        return buffer.getvalue().encode()
-
-
 def baseline_user() -> User:
     user = User.objects.filter(username=BASELINE_USERNAME).first()
     if user is None:
@@ -72,52 +60,12 @@ def baseline_user() -> User:
     return user
 
 
-def _mudi(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    classes = list(task.classes)
-    labels = rng.choice(classes, size=len(inputs))
-    frame = pd.DataFrame({"Drug1": inputs["Drug1"], "Interaction": labels, "Drug2": inputs["Drug2"]})
-    return [Baseline("Random", "A uniformly random class for every test pair.", frame)]
-
-
-def _classification(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    n_classes = len(task.classes)
-    keys = inputs[["seed", "id"]]
-    random_probs = rng.dirichlet(np.ones(n_classes), size=len(keys))
-    random_frame = keys.assign(label=random_probs.argmax(axis=1))
-    for k in range(n_classes):
-        random_frame[f"prob_{k}"] = random_probs[:, k]
-    return [Baseline("Random", "A random probability vector per row; the label is its argmax.", random_frame)]
-
-
-def _regression(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    keys = inputs[["seed", "id"]]
-    # Not the labels' range: that would be read from the test labels.
-    values = rng.standard_normal(len(keys))
-    return [
-        Baseline("Random", "A standard normal value for every row (no label statistic is used).", keys.assign(y=values))
-    ]
-
-
-def _pairs(task: Task, inputs: pd.DataFrame, rng: np.random.Generator) -> list[Baseline]:
-    keys = inputs[["seed", "drug_1", "drug_2", "context"]]
-    return [
-        Baseline(
-            "Random", "A uniform propensity in [0, 1] for every triple.", keys.assign(prediction=rng.random(len(keys)))
-        )
-    ]
-
-
-# The baseline builders of each kind; a kind without one has no baselines. Each gets the test
-# inputs only (``scoring.test_inputs``: the truth with its labels removed), never the labels.
-BUILDERS = {"mudi": _mudi, "classification": _classification, "regression": _regression, "pair": _pairs}
-
-
 def build_baselines(task: Task, truth_file: str | os.PathLike[str] | FieldFile) -> list[Baseline]:
     """The baseline prediction files of a task, from its truth file's test inputs (deterministic).
 
     ``truth_file`` is a path or a stored file (``phase.truth_file``), read through its storage.
     """
-    builder = BUILDERS.get(task.kind)
+    builder = site_kind(task).baselines
     if builder is None:
         return []
     if isinstance(truth_file, (str, os.PathLike)):

@@ -29,7 +29,7 @@ import plotly.io
 from plotly.subplots import make_subplots
 
 from leaderboard.formatting import metric_text
-from scoring.keys import group_key, spread_key
+from leaderboard.kinds.registry import site_kind
 
 COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc66aa", "#777777", "#aaaa33", "#33aacc")
 # Confusion matrices and per-class bars show at most this many classes (the most frequent); the table has all.
@@ -154,7 +154,7 @@ def _top_classes(cm: dict) -> tuple[list[int], list[int]]:
     return rows, cols
 
 
-def _confusion(chart_id: str, title: str, cm: dict) -> dict:
+def confusion(chart_id: str, title: str, cm: dict) -> dict:
     matrix = cm["matrix"]
     rows_kept, cols_kept = _top_classes(cm)
     n_all = len(cm["true_labels"])
@@ -190,7 +190,7 @@ def _confusion(chart_id: str, title: str, cm: dict) -> dict:
     return chart(chart_id, title, fig, ["gold \\ predicted", *cm["predicted_labels"]], rows, note=note)
 
 
-def _per_class_bars(chart_id: str, title: str, per_class: Sequence[dict]) -> dict | None:
+def per_class_bars(chart_id: str, title: str, per_class: Sequence[dict]) -> dict | None:
     if not per_class:
         return None
     plotted = list(per_class)
@@ -276,140 +276,6 @@ def _calibration(curves: Sequence[dict]) -> dict | None:
     )
 
 
-# --- breakdowns: ChemicalX's contexts, ImDrug's long-tailed groups ----------------------------
-
-# Up to this many contexts get a bar each; beyond, a histogram (the table keeps every context).
-MAX_CONTEXT_BARS = 60
-EXTREMES = 5
-
-
-def one_class_sentence(report: dict) -> str:
-    """ "12 contexts have one class and no AUROC." (empty when none has)."""
-    counts = report.get("per_context_counts") or {}
-    n = int(counts.get("one_class", 0))
-    if not n:
-        return ""
-    return f"{n} context{'s have' if n != 1 else ' has'} one class in every split's test rows and no AUROC."
-
-
-def _per_context(report: dict) -> dict | None:
-    contexts = report.get("per_context") or []
-    if not contexts:
-        return None
-    if len(contexts) <= MAX_CONTEXT_BARS:
-        fig = figure(
-            trace(
-                "bar",
-                x=[c["context"] for c in contexts],
-                y=[c["auroc"] for c in contexts],
-                customdata=[[c["n_rows"], c["n_positive"]] for c in contexts],
-                hovertemplate="%{x}<br>AUROC %{y:.4f}<br>%{customdata[0]} rows, %{customdata[1]} positive"
-                "<extra></extra>",
-            )
-        )
-        fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
-    else:
-        fig = figure(
-            trace("histogram", x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025})
-        )
-        fig.update_layout(xaxis={"title": "AUROC", "range": [0, 1]}, yaxis={"title": "contexts"}, showlegend=False)
-    rows = [[c["context"], c["auroc"], c["n_splits"], c["n_rows"], c["n_positive"]] for c in contexts]
-    notes = [f"{len(contexts)} contexts have an AUROC (the mean over the splits where they have both classes)."]
-    if report.get("per_context_truncated"):
-        notes.append("Only the first contexts by name are listed.")
-    notes.append(one_class_sentence(report))
-    return chart(
-        "per-context",
-        "AUROC per context (mean over splits)",
-        fig,
-        ["context", "AUROC", "splits", "rows", "positives"],
-        rows,
-        note=" ".join(n for n in notes if n),
-    )
-
-
-def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
-    """The worst and the best ``n`` contexts of one submission (horizontal bars, and the same as a table)."""
-    contexts = [c for c in report.get("per_context") or [] if c.get("auroc") is not None]
-    if len(contexts) < 2:
-        return None
-    ranked = sorted(contexts, key=lambda c: (c["auroc"], c["context"]))
-    worst = ranked[: min(n, len(ranked) // 2 or 1)]
-    best = ranked[len(worst) :][-n:][::-1]
-    shown = [("worst", c) for c in worst] + [("best", c) for c in best]
-    fig = figure(
-        [
-            trace(
-                "bar",
-                name=which,
-                orientation="h",
-                y=[short(c["context"], 24) for w, c in shown if w == which],
-                x=[c["auroc"] for w, c in shown if w == which],
-                text=[c["context"] for w, c in shown if w == which],
-                textposition="none",
-                hovertemplate="%{text}<br>AUROC %{x:.4f}<extra></extra>",
-            )
-            for which in ("worst", "best")
-        ]
-    )
-    fig.update_layout(
-        xaxis={"title": "AUROC", "range": [0, 1]},
-        yaxis={"autorange": "reversed", "automargin": True},
-        height=160 + 26 * len(shown),
-    )
-    rows = [[which, c["context"], c["auroc"], c["n_rows"], c["n_positive"]] for which, c in shown]
-    return chart(
-        "context-extremes",
-        f"Worst and best {n} contexts",
-        fig,
-        ["", "context", "AUROC", "rows", "positives"],
-        rows,
-        note=one_class_sentence(report),
-    )
-
-
-GROUP_STATS = (("balanced_accuracy", "balanced accuracy"), ("balanced_f1", "balanced F1"), ("auroc", "AUROC"))
-
-
-def longtail_groups(report: dict) -> dict | None:
-    """ImDrug: balanced accuracy, balanced F1 and AUROC of the head, middle and tail classes (mean over seeds)."""
-    groups = report.get("groups") or {}
-    metrics = groups.get("summary") or {}
-    names = [g for g in ("head", "middle", "tail", "open") if g in (groups.get("sizes") or {})]
-    if not names:
-        return None
-    traces = []
-    for stat, label_ in GROUP_STATS:
-        values = [metrics.get(group_key(g, stat)) for g in names]
-        if all(v is None for v in values):
-            continue
-        errors = [metrics.get(spread_key(group_key(g, stat), "std")) for g in names]
-        traces.append(
-            trace(
-                "bar",
-                name=label_,
-                x=names,
-                y=values,
-                error_y={"type": "data", "array": [e or 0 for e in errors], "visible": any(errors)},
-            )
-        )
-    if not traces:
-        return None
-    fig = figure(traces)
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1.05]})
-    sizes = groups["sizes"]
-    rows = [[g, sizes[g], *(metrics.get(group_key(g, stat)) for stat, _ in GROUP_STATS)] for g in names]
-    return chart(
-        "longtail",
-        "Head, middle and tail classes (mean ± std over seeds)",
-        fig,
-        ["group", "classes", *(name for _, name in GROUP_STATS)],
-        rows,
-        note="Groups come with the truth (classes ranked by their frequency in the whole dataset); a group's value "
-        "is the mean of its classes' values, by class id.",
-    )
-
-
 def _seed_values(report: dict, keys: Sequence[str], names: dict[str, str] | None = None) -> dict | None:
     """One small panel per metric (its own y-axis: 0.017 MSE is not drawn beside 0.5 accuracy)."""
     seeds = report.get("seeds") or []
@@ -443,57 +309,30 @@ def _seed_values(report: dict, keys: Sequence[str], names: dict[str, str] | None
     return chart("seed-values", "Metrics per seed", fig, ["seed", "test rows", *titles], rows)
 
 
-def _regression_scatter(scatter: Sequence[dict]) -> dict | None:
-    if not scatter:
-        return None
-    fig = figure(
-        [trace("scatter", x=s["y_true"], y=s["y_pred"], mode="markers", name=f"seed {s['seed']}") for s in scatter]
-    )
-    fig.update_layout(xaxis={"title": "true"}, yaxis={"title": "predicted"})
-    rows = [[s["seed"], len(s["y_true"])] for s in scatter]
-    return chart("regression", "Predicted vs true (thinned sample)", fig, ["seed", "points"], rows)
-
-
 def submission_charts(submission) -> list[dict]:
     """Charts for one scored submission: [{"id", "title", "figure" (JSON str), "table", "note"}].
 
-    Built from ``submission.report`` as ``scoring`` wrote it; an unknown or
-    empty report gives no charts.
+    Built from ``submission.report`` as ``scoring`` wrote it: the generic charts
+    of whatever the report holds (confusion matrix, per-class bars, ROC and PR
+    curves, calibration), then the kind's own (``SiteKind.submission_charts``),
+    then the headline metrics per seed. An unknown or empty report gives no charts.
     """
     report = submission.report or {}
     if not isinstance(report, dict) or not report:
         return []
+    task = submission.phase.task
     charts: list[dict | None] = []
-    if "aware" in report and "agnostic" in report:  # MUDI
-        for setting, name in (("aware", "direction-aware"), ("agnostic", "direction-agnostic")):
-            part = report[setting]
-            charts.append(_confusion(f"confusion-{setting}", f"Confusion matrix ({name})", part["confusion_matrix"]))
-            charts.append(
-                _per_class_bars(f"per-class-{setting}", f"Per-class precision, recall, F1 ({name})", part["per_class"])
-            )
-        return [c for c in charts if c]
     if "confusion_matrix" in report:
-        charts.append(_confusion("confusion", "Confusion matrix (summed over seeds)", report["confusion_matrix"]))
+        charts.append(confusion("confusion", "Confusion matrix (summed over seeds)", report["confusion_matrix"]))
     if report.get("per_class"):
         charts.append(
-            _per_class_bars("per-class", "Per-class precision, recall, F1 (mean over seeds)", report["per_class"])
+            per_class_bars("per-class", "Per-class precision, recall, F1 (mean over seeds)", report["per_class"])
         )
     charts.append(_curves("roc", "ROC curves", report.get("roc") or [], "fpr", "tpr", diagonal=True))
     charts.append(
         _curves("pr", "Precision-recall curves", report.get("pr") or [], "recall", "precision", diagonal=False)
     )
     charts.append(_calibration(report.get("calibration") or []))
-    if report.get("per_context"):
-        charts.append(_per_context(report))
-        charts.append(context_extremes(report))
-    if report.get("groups"):
-        charts.append(longtail_groups(report))
-    if report.get("scatter"):
-        charts.append(_regression_scatter(report["scatter"]))
-    names = {m.key: m.name for m in submission.phase.task.metrics}
-    charts.append(
-        _seed_values(
-            report, ("balanced_accuracy", "balanced_f1", "auroc", "macro_f1", "aupr", "f1", "mse", "mae"), names
-        )
-    )
+    charts += site_kind(task).submission_charts(task, report)
+    charts.append(_seed_values(report, [m.key for m in task.metrics], {m.key: m.name for m in task.metrics}))
     return [c for c in charts if c]

@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from scoring.truth import key_columns
+
 if TYPE_CHECKING:
     from scoring.registry import Task
 
 
 def constant_prediction(task: Task) -> tuple[str, object]:
-    """The prediction column's name and a constant value that the task accepts."""
-    column = [c for c in task.prediction_columns if c not in ("seed", "id", "Drug1", "Drug2", *_PAIR_KEY)][0]
+    """The prediction column's name (the first that is not a key of the truth) and a value the task accepts."""
+    keys = key_columns(task)
+    column = next(c for c in task.prediction_columns if c not in keys)
     return column, task.kind_def.example_value(task)
-
-
-_PAIR_KEY = ("drug_1", "drug_2", "context")
 
 
 def example_frame(task: Task, inputs: pd.DataFrame) -> pd.DataFrame:

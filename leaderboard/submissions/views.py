@@ -22,9 +22,9 @@ from leaderboard.challenges.registration import registration_of_user
 from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
+from leaderboard.kinds.registry import shown_sections, site_kind
 from leaderboard.submissions import access, finals, quotas, services
 from leaderboard.submissions.charts import submission_charts
-from leaderboard.submissions.drug_errors import drug_analysis
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
@@ -188,7 +188,7 @@ def _detail_context(submission: Submission, permissions) -> dict:
         "all_results": submission.results.filter(part__in=parts).order_by("part", "seed", "key") if scored else [],
         "final": finals_context(submission, permissions),
         "charts": submission_charts(submission) if scored else [],
-        "drugs": drug_analysis(submission) if scored else None,
+        "kind_sections": shown_sections(site_kind(task).submission_sections, submission) if scored else [],
         "problems": (submission.report or {}).get("errors", [])
         if submission.error_kind == Submission.ErrorKind.INVALID
         else [],

@@ -2,8 +2,9 @@
 
 A ``Kind`` bundles how a task of that kind reads and validates its files, how
 it is scored and resampled, which result keys it emits beyond the generic
-ones, and what the site shows for it (board settings, extra charts). Every
-caller asks ``kind_of(task)`` once instead of branching on ``task.kind``.
+ones, and the settings its score is read in. What the site shows for it is
+the site's own business (``leaderboard.kinds``). Every caller asks
+``kind_of(task)`` once instead of branching on ``task.kind``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
 
 
 def classes_in_turn(task: Task, n: int) -> np.ndarray:
-    """``n`` placeholder labels: the task's classes in turn."""
+    """``n`` placeholder labels: the task's classes in turn (zeros for a task without classes: numeric labels)."""
+    if not task.classes:
+        return np.zeros(n)
     return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
 
 
@@ -66,8 +69,7 @@ class Kind:
     (class name, result key) of the per-class F1 values for a setting.
     ``example_value`` is a constant prediction the kind accepts; ``extra_labels``
     are legal prediction labels beyond the scored classes; ``resample_unit``
-    names what the bootstrap draws when it is not a test row; ``extra_charts``
-    names board charts beyond the generic ones; ``truth_from_triples`` says
+    names what the bootstrap draws when it is not a test row; ``truth_from_triples`` says
     that a truth can be built from a labeled triples file; ``placeholder_labels``
     gives n legal truth labels for a stand-in truth built from test inputs.
     ``published_key`` resolves a metric name printed in a paper (with its
@@ -90,7 +92,6 @@ class Kind:
     class_f1_keys: Callable[[Task, str | None], tuple[tuple[str, str], ...]] = _no_classes
     extra_labels: tuple[str, ...] = ()
     resample_unit: str = ""
-    extra_charts: tuple[str, ...] = ()
     truth_from_triples: bool = False
     placeholder_labels: Callable[[Task, int], np.ndarray] = classes_in_turn
     published_key: Callable[[str, str], str] | None = None

@@ -150,6 +150,5 @@ KIND = register(
         class_f1_keys=class_f1_keys,
         extra_labels=("No Interaction",),
         resample_unit="unordered gold pairs",
-        extra_charts=("direction_scatter",),
     )
 )

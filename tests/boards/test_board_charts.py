@@ -165,7 +165,7 @@ def test_a_large_confusion_matrix_plots_the_most_frequent_classes_and_says_so(st
 
 
 def test_the_per_seed_chart_names_metrics_and_gives_each_its_own_axis(standing, alice_lab):
-    seeds = [{"seed": s, "n": 10, "balanced_accuracy": 0.5 + s / 100, "mse": 0.017} for s in range(3)]
+    seeds = [{"seed": s, "n": 10, "balanced_accuracy": 0.5 + s / 100, "auroc": 0.017} for s in range(3)]
     sub = scored(phase_for("imdrug-hiv-random"), alice_lab, "Seeds", classification_metrics(0.5))
     sub.report = {"seeds": seeds}
     chart = {c["id"]: c for c in submission_charts(sub)}["seed-values"]

@@ -1,10 +1,13 @@
-"""Imports point one way: scoring <- challenges <- submissions <- boards, accounts below all.
+"""Imports point one way: scoring <- challenges <- submissions <- boards <- kinds, accounts below all.
 
 Every import statement is read from the source (module level and inside
 functions, absolute and relative), so a lazy import cannot hide an upward
 dependency. Apps not in the chain (ops, api, ...) sit above it and may import
 anything; the project's shared modules (settings, celery, storage, links, ...)
-may be imported by all and import no app themselves.
+may be imported by all and import no app themselves. The kinds' registry
+(``leaderboard.kinds.registry``) sits just above scoring, so every app can look
+a kind up; the kind modules beside it sit above boards, and no app of the chain
+imports them.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ REPO = Path(__file__).resolve().parents[2]
 MAY_IMPORT: dict[str, set[str]] = {
     "scoring": set(),
     "accounts": set(),
-    "challenges": {"scoring", "accounts"},
-    "submissions": {"scoring", "accounts", "challenges"},
-    "literature": {"scoring", "accounts", "challenges"},
-    "boards": {"scoring", "accounts", "challenges", "submissions", "literature"},
+    "kind registry": {"scoring"},
+    "challenges": {"scoring", "accounts", "kind registry"},
+    "submissions": {"scoring", "accounts", "challenges", "kind registry"},
+    "literature": {"scoring", "accounts", "challenges", "kind registry"},
+    "boards": {"scoring", "accounts", "challenges", "submissions", "literature", "kind registry"},
+    "kinds": {"scoring", "accounts", "challenges", "submissions", "literature", "boards", "kind registry"},
 }
 # Project-level modules under leaderboard/ that every layer may use.
 SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting", "csvsafe"}
@@ -39,6 +44,8 @@ def layer_of(module: str) -> str | None:
         return None
     if len(parts) == 1:
         return "shared"  # the package itself (it only loads the Celery app)
+    if parts[1] == "kinds":
+        return "kind registry" if parts[2:3] == ["registry"] else "kinds"
     if parts[1] in MAY_IMPORT:
         return parts[1]
     if parts[1] in SHARED:
@@ -104,6 +111,10 @@ def _sources() -> list[Path]:
         ("leaderboard.submissions.views", "from ..boards import views"),
         ("leaderboard.links", "from leaderboard.accounts.models import User"),
         ("scoring.cli", "import leaderboard.settings"),
+        ("leaderboard.boards.spec", "from leaderboard.kinds import mudi"),
+        ("leaderboard.submissions.baselines", "from leaderboard.kinds.pair import random_baseline"),
+        ("leaderboard.kinds.registry", "from leaderboard.boards.spec import Column"),
+        ("leaderboard.kinds.mudi", "from leaderboard.drugs.models import Drug"),
     ],
 )
 def test_the_check_catches_an_upward_import(module, source):
@@ -119,6 +130,9 @@ def test_the_check_catches_an_upward_import(module, source):
         ("leaderboard.accounts.emails", "from leaderboard.links import absolute_reverse"),
         ("leaderboard.submissions.tasks", "from .services import score_submission"),
         ("leaderboard.ops.health", "from leaderboard.boards.models import Board"),
+        ("leaderboard.challenges.demo_truths", "from leaderboard.kinds.registry import site_kind"),
+        ("leaderboard.kinds.mudi", "from leaderboard.boards.charts import label"),
+        ("leaderboard.drugs.views", "from leaderboard.kinds import mudi"),
     ],
 )
 def test_the_check_lets_downward_and_sideways_imports_through(module, source):

@@ -1,4 +1,4 @@
-"""ChemicalX truth building (the split rule) and the label-free test inputs."""
+"""ChemicalX truth building (the split rule), synthetic truths and the label-free test inputs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import train_test_split
 
-from scoring import ScoringError, make_chemicalx_truth, score_files, test_inputs
+from scoring import TASKS, ScoringError, load_truth, make_chemicalx_truth, score_files, synthetic_truth, test_inputs
 from scoring.truth import chemicalx_test_rows
 from tests.scoring.conftest import CHEMICALX_TRUTH, HIV_TRUTH, MUDI_TRUTH, shared_file
 
@@ -77,3 +77,13 @@ def test_test_inputs_strip_labels_and_keep_distinct_keys(write):
     mudi = test_inputs("mudi", write("m.csv", MUDI_TRUTH))
     assert list(mudi.columns) == ["Drug1", "Drug2"]
     assert mudi.values.tolist()[:2] == [["Compound::DB001", "Compound::DB002"], ["Compound::DB002", "Compound::DB001"]]
+
+
+@pytest.mark.parametrize("slug", sorted(TASKS))
+def test_a_synthetic_truth_in_any_tasks_layout_is_a_valid_truth(slug):
+    task = TASKS[slug]
+    frame = synthetic_truth(task, np.random.default_rng(0), 40)
+    assert list(frame.columns) == list(task.truth_columns)
+    assert len(frame) == 40 * (len(task.seeds) if "seed" in task.truth_columns else 1)
+    truth = load_truth(task, frame.to_csv(index=False).encode())
+    assert len(test_inputs(task, truth)) == len(frame)

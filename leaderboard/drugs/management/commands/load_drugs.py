@@ -12,7 +12,7 @@ from leaderboard.drugs.loader import DrugInfoError, default_source, load
 class Command(BaseCommand):
     help = (
         "Import MUDI's drug information (name, formula, SMILES, description) from a path or an http(s) URL "
-        "(default: settings.DRUG_INFO_SOURCE, else <shared>/data/mudi/drug_info.json). Draws each structure "
+        "(default: settings.DRUG_INFO_SOURCE, else drug_info.json in MUDI's shared data folder). Draws each structure "
         "with RDKit once and counts each drug's test pairs by class from the loaded MUDI truth."
     )
 

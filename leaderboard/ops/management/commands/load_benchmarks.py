@@ -22,6 +22,7 @@ from leaderboard.challenges.demo_truths import demo_truth
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
 from leaderboard.drugs.loader import default_source as default_drug_source
+from leaderboard.kinds import mudi
 from leaderboard.ops.demo_challenge import SLUG, ensure_demo_challenge
 from leaderboard.submissions.baselines import ensure_baselines
 from leaderboard.submissions.services import score_submission
@@ -84,8 +85,8 @@ class Command(BaseCommand):
                 if created:
                     states = ", ".join(f"{s.method_name}: {_state(s)}" for s in created)
                     self.stdout.write(f"    baselines {states}")
-        # The organized demo challenge is a MUDI one, with scored entries (so not with --no-baselines).
-        if not (no_challenge or no_baselines) and (task is None or "mudi" in task):
+        # The organized demo challenge is one of MUDI's task, with scored entries (so not with --no-baselines).
+        if not (no_challenge or no_baselines) and (task is None or mudi.TASK_SLUG in task):
             outcome = ensure_demo_challenge(run_scoring_task)
             state = "created" if outcome.created else "unchanged"
             self.stdout.write(f"  demo challenge {SLUG}: {state}, {len(outcome.scored)} entries scored")
@@ -93,7 +94,7 @@ class Command(BaseCommand):
         if literature_dir.is_dir():  # published results beside the boards (every file of the folder)
             call_command("load_literature", str(literature_dir), stdout=self.stdout)
         # MUDI's drug pages: after the truths, so each drug's test pairs are counted from the loaded one.
-        if "mudi" in slugs and (Path(default_drug_source()).exists() or "://" in default_drug_source()):
+        if mudi.TASK_SLUG in slugs and (Path(default_drug_source()).exists() or "://" in default_drug_source()):
             call_command("load_drugs", stdout=self.stdout)
         self.stdout.write(f"Demo data ready in {time.monotonic() - started:.1f} s.")
 
