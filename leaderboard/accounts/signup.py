@@ -39,10 +39,13 @@ def request_signup(username: str, email: str, password: str, next_url: str = "")
     if ratelimit.hit("signup-mail-address", ratelimit.ident_of(email)) is not None:
         return  # past the address's limit nothing is sent, and the page still says the same
     if existing is not None:
-        context = {"user": existing, "reset_url": absolute_reverse("accounts:password_reset"),
-                   "login_url": absolute_reverse("accounts:login")}  # fmt: skip
-        _mail(existing.email, "You already have an account on the DDI Leaderboard", "accounts/email/signup_existing.txt",
-              context)  # fmt: skip
+        context = {
+            "user": existing,
+            "reset_url": absolute_reverse("accounts:password_reset"),
+            "login_url": absolute_reverse("accounts:login"),
+        }
+        subject = "You already have an account on the DDI Leaderboard"
+        _mail(existing.email, subject, "accounts/email/signup_existing.txt", context)
         return
     token = secrets.token_urlsafe(32)
     PendingSignup.objects.create(
