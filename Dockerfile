@@ -31,9 +31,9 @@ COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 # The code stays owned by root: the app user can read it but not change it.
 COPY . /app
-# A throwaway key just for this step (settings refuse DEBUG=0 with the default key);
+# A throwaway key just for this step (settings refuse DEBUG=0 with the default or a short key);
 # the real SECRET_KEY comes from the environment at run time.
-RUN SECRET_KEY=collectstatic-build-only VAR_DIR=/tmp/build-var python manage.py collectstatic --noinput \
+RUN SECRET_KEY=collectstatic-at-build-time-only-a-throwaway-key-that-signs-nothing VAR_DIR=/tmp/build-var python manage.py collectstatic --noinput \
     && rm -rf /tmp/build-var
 USER app
 EXPOSE 8000

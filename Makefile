@@ -10,8 +10,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 CHROMIUM := /usr/bin/chromium
+NGINX := /usr/sbin/nginx
 
-.PHONY: run test lint check install install-dev chromium clean
+.PHONY: run test lint check install install-dev chromium nginx clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +51,18 @@ chromium:
 		echo "chromium: $(CHROMIUM) is missing and we are not root; browser tests will be skipped (they fail under CI=true)"; \
 	fi
 
+# Debian's nginx for the tests behind a real proxy (tests/security/test_behind_nginx.py), the same way.
+nginx:
+	@if [ -x $(NGINX) ]; then \
+		echo "nginx: $(NGINX) is installed"; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		export DEBIAN_FRONTEND=noninteractive; \
+		if apt-cache show nginx >/dev/null 2>&1 && apt-get install -y nginx; then :; \
+		else apt-get update && apt-get install -y nginx; fi; \
+	else \
+		echo "nginx: $(NGINX) is missing and we are not root; the tests behind nginx will be skipped (they fail under CI=true)"; \
+	fi
+
 # mypy: --strict for scoring/, the default checks for leaderboard/ (config in pyproject.toml).
 lint: install-dev
 	$(VENV)/bin/ruff check .
@@ -60,7 +73,7 @@ check: install-dev
 	$(PY) manage.py makemigrations --check --dry-run
 
 # pytest exits 5 when it collected no test; that is not a failure of the code.
-test: install-dev chromium lint check
+test: install-dev chromium nginx lint check
 	@status=0; $(VENV)/bin/pytest || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests (exit 5): treated as success"; exit 0; fi; \
 	exit $$status

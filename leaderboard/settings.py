@@ -71,8 +71,22 @@ VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var" / (f"test-{os.getpid()}" if TESTI
 DEFAULT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", DEFAULT_SECRET_KEY)
 DEBUG = env_bool("DEBUG", True)
-if not DEBUG and SECRET_KEY == DEFAULT_SECRET_KEY and not TESTING:
-    raise ImproperlyConfigured("Refusing to start with DEBUG off and the default SECRET_KEY: set SECRET_KEY.")
+# Django's own bar for a key (check --deploy, security.W009): 50 characters, 5 different ones.
+SECRET_KEY_MIN_LENGTH, SECRET_KEY_MIN_UNIQUE = 50, 5
+if not DEBUG and not TESTING:
+    if SECRET_KEY == DEFAULT_SECRET_KEY:
+        raise ImproperlyConfigured("Refusing to start with DEBUG off and the default SECRET_KEY: set SECRET_KEY.")
+    if (
+        len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+        or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE
+        or SECRET_KEY.startswith("django-insecure-")
+    ):
+        raise ImproperlyConfigured(
+            f"Refusing to start with DEBUG off and a weak SECRET_KEY ({len(SECRET_KEY)} characters, "
+            f"{len(set(SECRET_KEY))} different): use at least {SECRET_KEY_MIN_LENGTH} characters, "
+            f"{SECRET_KEY_MIN_UNIQUE} of them different, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -103,6 +117,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: forwarded headers from anyone but a trusted proxy are dropped before anything reads them.
+    "leaderboard.middleware.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # whitenoise, serving collected (compressed) copies in DEBUG too: leaderboard/ops/staticfiles.py.
     "leaderboard.ops.staticfiles.StaticFilesMiddleware",
@@ -144,6 +160,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        # A kept connection the server dropped (a restart, a failover, an idle timeout) is checked and
+        # replaced when a request starts, instead of failing that request with a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -363,7 +382,13 @@ SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = 31536000 if SECURE else 0
+# Only from a trusted proxy: leaderboard.middleware.ClientAddressMiddleware drops it from anyone else.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+# The proxies in front of the site: a count ("1": exactly one, and the site is reachable only through
+# it) or their addresses and networks ("127.0.0.1,10.0.0.0/24"); empty: none, REMOTE_ADDR is the client.
+# Every per-address limit, the API's throttles and the security log take the client's address from
+# X-Forwarded-For through it (leaderboard.middleware.client_ip); nobody else's header counts.
+TRUSTED_PROXIES = env_str("TRUSTED_PROXIES")
 # A health probe (the container's own, a load balancer's) asks over plain HTTP: no redirect.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 # HSTS for subdomains and the preload list commit every other site on the operator's

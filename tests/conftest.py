@@ -138,6 +138,20 @@ def olga(db):
     return create_user("olga", "olga@example.org", PASSWORD, is_staff=True, email_verified=True)
 
 
+def signup_link(message) -> str:
+    """The path of the link that finishes a sign-up, from its mail."""
+    import re
+
+    return re.search(r"https?://[^/\s]+(/accounts/signup/confirm/\S+/)", message.body).group(1)
+
+
+def finish_sign_up(client, message):
+    """Open a sign-up mail's link and press its button, as the address's owner would; the POST's response."""
+    path = signup_link(message)
+    assert client.get(path).status_code == 200
+    return client.post(path)
+
+
 # --- a real Celery worker -------------------------------------------------------
 
 

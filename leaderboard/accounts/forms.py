@@ -58,7 +58,7 @@ class ValidatorErrorsUnderThePassword:
 
 
 class SignupForm(ValidatorErrorsUnderThePassword, UserCreationForm):
-    """Username, email (unique, case-insensitive) and a password checked by Django's validators."""
+    """Username, email and a password checked by Django's validators; nothing is saved (``signup``)."""
 
     email = forms.EmailField(
         max_length=254, help_text="For password resets and, if you want them, results of your submissions."
@@ -73,10 +73,15 @@ class SignupForm(ValidatorErrorsUnderThePassword, UserCreationForm):
         return refuse_lookalike(super().clean_username(), for_username=True)
 
     def clean_email(self) -> str:
-        email = User.objects.normalize_email(self.cleaned_data["email"].strip())
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email address already exists.")
-        return email
+        return User.objects.normalize_email(self.cleaned_data["email"].strip())
+
+    def validate_unique(self) -> None:
+        # Whether the address already has an account is not said here (that would reveal it): the mail says it.
+        exclude = self._get_validation_exclusions() | {"email"}
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)
 
 
 class NotificationsForm(forms.ModelForm):

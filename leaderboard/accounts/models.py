@@ -31,6 +31,25 @@ class User(AbstractUser):
         return self.teams.get(personal=True, memberships__role=Membership.Role.OWNER)
 
 
+class PendingSignup(models.Model):
+    """A sign-up waiting for its address to be confirmed: no account, and no taken name, until then.
+
+    So the sign-up form answers the same whether or not the address already has
+    an account (the mail says which); the link carries a random token of which
+    only the sha256 is kept. Rows older than ``signup.MAX_AGE`` are deleted.
+    """
+
+    username = models.CharField(max_length=150)
+    email = models.EmailField()
+    password = models.CharField(max_length=128)  # a hash, as User.password
+    token_hash = models.CharField(max_length=64, unique=True)
+    next_url = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)  # the expiry sweep's filter
+
+    def __str__(self) -> str:
+        return f"{self.username} <{self.email}>"
+
+
 class TeamQuerySet(models.QuerySet):
     def for_user(self, user: User) -> TeamQuerySet:
         return self.filter(memberships__user=user)

@@ -68,8 +68,10 @@ def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
     status = 400
     if form.is_valid():
         invited = form.cleaned_data["username"]
-        # Each invitation is a mail: invite/revoke cycles are braked per team and per invited user.
-        braked = [("invite-mail-team", str(team.pk), "invitations from this team"),
+        # Each invitation is a mail: braked per sender (whichever of their teams), per team (invite/revoke
+        # cycles) and per invited user (whichever teams invite them).
+        braked = [("invite-mail-sender", str(request.user.pk), "invitations sent by you"),
+                  ("invite-mail-team", str(team.pk), "invitations from this team"),
                   ("invite-mail-user", str(invited.pk), f"invitations to {invited.username}")]  # fmt: skip
         limited = next(((lim, what) for scope, ident, what in braked if (lim := ratelimit.blocked(scope, ident))), None)
         if limited is not None:

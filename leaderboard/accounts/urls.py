@@ -13,9 +13,11 @@ from leaderboard.accounts.forms import ChangePasswordForm, NewPasswordForm
 app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path("signup/confirm/<str:token>/", views.signup_confirm, name="signup_confirm"),
     path("verify/resend/", views.resend_verification, name="resend_verification"),
     path("verify/<str:token>/", views.verify_email, name="verify_email"),
-    # Failed log-ins are braked per account and per client address (leaderboard.accounts.ratelimit).
+    # Failed log-ins are braked per account and client address, and per address (leaderboard.accounts.ratelimit).
     path("login/", views.ThrottledLoginView.as_view(), name="login"),
     # Django's LogoutView accepts POST only: a link or prefetch cannot log anyone out.
     path("logout/", views.LogoutView.as_view(), name="logout"),
@@ -39,7 +41,7 @@ urlpatterns = [
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
+        views.PasswordResetConfirmView.as_view(
             form_class=NewPasswordForm, success_url=reverse_lazy("accounts:password_reset_complete")
         ),
         name="password_reset_confirm",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -15,9 +17,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from leaderboard.accounts import ratelimit, services, verification
+from leaderboard.accounts import signup as signup_steps
 from leaderboard.accounts.access import get_invitation_for
 from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
+from leaderboard.middleware import client_ip
+
+# Log-ins, refusals and resets with the client's address, for the operator (and fail2ban-like tools).
+security_log = logging.getLogger("leaderboard.security")
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -29,72 +36,126 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account (and its personal team), log the new user in, go to their profile."""
+    """The sign-up form; a valid one mails a link that finishes it (``leaderboard.accounts.signup``).
+
+    The answer is the same whether or not the address already has an account.
+    """
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         # Counted only for valid forms: a typo in the password confirmation does not use up an attempt.
-        limited = ratelimit.hit("signup-ip", ratelimit.client_ip(request))
+        limited = ratelimit.hit("signup-ip", client_ip(request))
         if limited is None:
-            user = services.create_user(
-                form.cleaned_data["username"], form.cleaned_data["email"], form.cleaned_data["password1"]
+            email = form.cleaned_data["email"]
+            signup_steps.request_signup(
+                form.cleaned_data["username"], email, form.cleaned_data["password1"], _safe_next(request) or ""
             )
-            verification.send_verification_email(user)
-            login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
-            messages.success(
-                request,
-                f"Welcome, {user.username}! Your personal team is ready. We sent a link to {user.email}: "
-                "open it to verify your address before submitting.",
-            )
-            return redirect(_safe_next(request) or settings.LOGIN_REDIRECT_URL)
-        form.add_error(None, limited.explain("accounts created from your network"))
+            security_log.info("sign-up requested client=%s", client_ip(request))
+            messages.info(request, f"We sent a message to {email}. Open the link in it to finish signing up.")
+            return redirect("accounts:signup_sent")
+        form.add_error(None, limited.explain("sign-ups from your network"))
         status = 429
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request) or ""}, status=status)
 
 
-def login_limits(request: HttpRequest) -> list[tuple[str, str, str]]:
-    """(scope, identifier, what) of the log-in brakes for this POST: its username and its client address."""
-    username = request.POST.get("username", "")
-    return [
-        ("login-user", ratelimit.ident_of(username), "failed log-ins for this account"),
-        ("login-ip", ratelimit.client_ip(request), "failed log-ins from your network"),
-    ]
+@require_GET
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html", {"days": signup_steps.MAX_AGE.days})
+
+
+@require_http_methods(["GET", "POST"])
+def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The mailed link: a button (GET) that creates the account and logs its owner in (POST).
+
+    A button rather than the GET itself, so a mail scanner that opens links finishes nobody's sign-up.
+    """
+    pending = signup_steps.pending_for(token)
+    if pending is None:
+        messages.error(request, "This sign-up link is invalid, used or expired (links work for 3 days): sign up again.")
+        return redirect("accounts:signup")
+    if request.method == "GET":
+        return render(request, "accounts/signup_confirm.html", {"pending": pending})
+    try:
+        user = signup_steps.finish_signup(pending)
+    except signup_steps.SignupError as error:
+        messages.error(request, str(error))
+        return redirect("accounts:signup")
+    login(request, user)  # the one backend of AUTHENTICATION_BACKENDS
+    security_log.info("sign-up finished user=%r client=%s", user.username, client_ip(request))
+    messages.success(request, f"Welcome, {user.username}! Your address is verified and your personal team is ready.")
+    target = pending.next_url
+    if not (target and url_has_allowed_host_and_scheme(target, {request.get_host()})):
+        target = settings.LOGIN_REDIRECT_URL
+    return redirect(target)
+
+
+def _refused_login(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
+    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    form.cleaned_data = {}  # unbound: the password is not checked; only the message is shown
+    form.errors  # creates the (empty) error dict the message goes into  # noqa: B018
+    form.add_error(None, message)
+    response = render(request, "registration/login.html", {"form": form, "next": _safe_next(request) or ""})
+    response.status_code = 429
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def _account_at_address(request: HttpRequest) -> str:
+    """The progressive delay's identifier: this username (any case) from this client address."""
+    return f"{ratelimit.ident_of(request.POST.get('username', ''))}:{client_ip(request)}"
+
+
+def _username(request: HttpRequest) -> str:
+    return request.POST.get("username", "")[:150]
 
 
 def login_refused(request: HttpRequest) -> HttpResponse | None:
-    """The 429 page if this log-in POST is over a limit (nothing is checked then), else None."""
-    for scope, ident, what in login_limits(request):
-        if (limited := ratelimit.blocked(scope, ident)) is not None:
-            form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-            form.cleaned_data = {}  # unbound: the password is not checked; only the message is shown
-            form.errors  # creates the (empty) error dict the message goes into  # noqa: B018
-            form.add_error(None, limited.explain(what))
-            response = render(request, "registration/login.html", {"form": form, "next": _safe_next(request) or ""})
-            response.status_code = 429
-            response["Retry-After"] = str(limited.retry_after)
-            return response
+    """The 429 page if this log-in POST comes too soon or from a braked address (nothing is checked then)."""
+    if (delayed := ratelimit.wait_for("login-account-ip", _account_at_address(request))) is not None:
+        security_log.info(
+            "login refused: delay running user=%r client=%s retry_after=%ds",
+            _username(request), client_ip(request), delayed.retry_after,
+        )  # fmt: skip
+        return _refused_login(request, delayed.explain("failed log-ins for this account from your address"),
+                              delayed.retry_after)  # fmt: skip
+    if (limited := ratelimit.blocked("login-ip", client_ip(request))) is not None:
+        security_log.info("login refused: address over its limit client=%s", client_ip(request))
+        return _refused_login(request, limited.explain("failed log-ins from your network"), limited.retry_after)
     return None
 
 
 def count_login(request: HttpRequest, succeeded: bool) -> None:
-    """A failure counts against the account and the address; a success clears the account's count only."""
+    """A failure delays this account's next try from this address and counts against the address.
+
+    A success clears the account's delay at this address only. The per-address
+    count is not cleared: one valid account must not reset a guessing run against others.
+    """
+    account = _account_at_address(request)
     if succeeded:
-        ratelimit.reset("login-user", ratelimit.ident_of(request.POST.get("username", "")))
+        ratelimit.forget("login-account-ip", account)
         return
-    for scope, ident, _ in login_limits(request):
-        ratelimit.hit(scope, ident)
+    delayed = ratelimit.failed("login-account-ip", account)
+    over = ratelimit.hit("login-ip", client_ip(request))
+    security_log.warning(
+        "login failed user=%r client=%s next_try_in=%ds%s",
+        _username(request), client_ip(request), delayed.retry_after if delayed else 0,
+        " address_limit_reached" if over else "",
+    )  # fmt: skip
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Django's log-in, braked after repeated failures per account and per client address.
+    """Django's log-in, braked after repeated failures, never for the account as a whole.
 
-    The limit is checked before the password is (a guess past the limit is not
-    even tried, so a right one reveals nothing); only failures count, and a
-    successful log-in clears the account's count. The per-address count is not
-    cleared by a success: one valid account must not reset a guessing run against others.
-    The admin's log-in goes through the same brakes (``leaderboard.accounts.admin``).
+    Failures of one account from one client address earn a progressive delay
+    (``ratelimit.DEFAULT_DELAYS``); failures from one address, whatever the
+    accounts, a fixed limit. Both are checked before the password is (a guess
+    that comes too soon is not even tried, so a right one reveals nothing).
+    Nobody's failures elsewhere delay the owner, and a password reset is never
+    braked by them. The admin's log-in goes through the same brakes
+    (``leaderboard.accounts.admin``). Every failure and refusal is logged to
+    ``leaderboard.security`` with the client's address.
     """
 
     template_name = "registration/login.html"
@@ -112,6 +173,16 @@ class ThrottledLoginView(auth_views.LoginView):
         return super().form_valid(form)
 
 
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's "choose a new password" from the mailed link; the account's log-in delay here ends with it."""
+
+    def form_valid(self, form):
+        username = form.user.get_username()
+        ratelimit.forget("login-account-ip", f"{ratelimit.ident_of(username)}:{client_ip(self.request)}")
+        security_log.info("password reset user=%r client=%s", username, client_ip(self.request))
+        return super().form_valid(form)
+
+
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
     """Django's password reset, with at most a few mails per address and per client address an hour.
 
@@ -125,7 +196,7 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
 
     def form_valid(self, form):
-        limited = ratelimit.hit("reset-mail-ip", ratelimit.client_ip(self.request))
+        limited = ratelimit.hit("reset-mail-ip", client_ip(self.request))
         if limited is not None:
             form.add_error(None, limited.explain("password-reset requests from your network"))
             response = self.form_invalid(form)

@@ -1,11 +1,26 @@
-"""Rate limits per token (per client address without one); rates in settings.API_RATE_LIMITS."""
+"""Rate limits per token (per client address without one); rates in settings.API_RATE_LIMITS.
+
+The address is ``leaderboard.middleware.client_ip`` (``TRUSTED_PROXIES``), never
+DRF's own reading of X-Forwarded-For, which takes any client's word for it.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from leaderboard.api.problems import ApiProblem
+from leaderboard.middleware import client_ip
+from leaderboard.submissions.uploads import (
+    SLOT_RETRY_AFTER,
+    acquire_slot,
+    release_slot,
+    slots_taken_message,
+    uploader_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +43,15 @@ class TokenRateThrottle(SimpleRateThrottle):
         # Read at call time, so a deployment (or a test) can change it without a restart of the class.
         return settings.API_RATE_LIMITS[self.scope]
 
+    def get_ident(self, request) -> str:
+        return client_ip(request._request)
+
     def get_cache_key(self, request, view) -> str:
+        prefix = f"{getattr(settings, 'RATE_LIMIT_KEY_PREFIX', '')}api-throttle:{self.scope}"
         token = request.auth
         if token is not None:
-            return f"api-throttle:{self.scope}:{token.token_hash[:24]}"
-        return f"api-throttle:{self.scope}:anon:{self.get_ident(request)}"
+            return f"{prefix}:{token.token_hash[:24]}"
+        return f"{prefix}:anon:{self.get_ident(request)}"
 
 
 class UploadRateThrottle(TokenRateThrottle):
@@ -44,3 +63,26 @@ class UploadRateThrottle(TokenRateThrottle):
         if request.method != "POST":
             return True
         return super().allow_request(request, view)
+
+
+def upload_slot(view):
+    """An upload endpoint holds one of its user's concurrent-upload slots while it runs (429 when none is free).
+
+    It runs after the token is authenticated and before the body is read, so the
+    slot belongs to the token's user: the same slots as their uploads on the site.
+    """
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        uploader = uploader_of(request.user)
+        if not acquire_slot(uploader):
+            raise ApiProblem(
+                429, "rate-limited", "Too many requests", slots_taken_message(),
+                headers={"Retry-After": SLOT_RETRY_AFTER},
+            )  # fmt: skip
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            release_slot(uploader)
+
+    return wrapped

@@ -23,7 +23,7 @@ from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
 from leaderboard.api.organizer import managed_phase_or_404
 from leaderboard.api.problems import ApiProblem
-from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
+from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
 from leaderboard.challenges.models import Phase
 from leaderboard.organize.forms import TruthForm
 from leaderboard.organize.services import GroupMappingInvalid, replace_truth
@@ -65,6 +65,7 @@ def truth_body(phase: Phase, replaced) -> dict:
 @permission_classes([ORGANIZE])
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
+@upload_slot
 def phase_truth(request: Request, challenge: str, phase: str) -> Response:
     """Upload (or replace) a phase's truth file; organizers of the challenge only (404 for anyone else)."""
     found = managed_phase_or_404(request, challenge, phase)

@@ -29,7 +29,7 @@ from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
 from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
 from leaderboard.api.problems import ApiProblem, problem_response
-from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle
+from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
 from leaderboard.boards import exports
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
@@ -427,6 +427,7 @@ SUBMIT_SCHEMA = extend_schema(
 @permission_classes([SUBMIT])
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
+@upload_slot
 def task_submit(request: Request, slug: str) -> Response:
     """Upload a prediction file to a task: validated by `scoring` now, scored by a worker after 202."""
     return _create(request, _standing_phase_or_404(slug))
@@ -438,6 +439,7 @@ def task_submit(request: Request, slug: str) -> Response:
 @permission_classes([SUBMIT])
 @throttle_classes([TokenRateThrottle, UploadRateThrottle])
 @parser_classes([MultiPartParser, FormParser])
+@upload_slot
 def phase_submit(request: Request, challenge: str, phase: str) -> Response:
     # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
     if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():

@@ -16,7 +16,9 @@ file changes nothing), and every drug gets, at import:
 from __future__ import annotations
 
 import json
+import math
 import re
+import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,9 @@ SECTIONS = {
 # What a description keeps of the HTML DrugBank writes (sub- and superscripts in formulas and names).
 KEPT_TAGS = {"sub", "sup", "i", "em", "b", "strong"}
 URL_TIMEOUT_SECONDS = 60
+# The whole import; past it the remaining drawings wait for the next one (drugs.md).
+TIME_LIMIT_SECONDS = 900.0
+POSTPONED = "This drug's structure is not drawn yet: the next import of the drug information draws it."
 MAX_SHOWN_PROBLEMS = 10
 
 
@@ -56,7 +61,8 @@ class LoadReport:
     created: int = 0
     updated: int = 0
     drawn: int = 0
-    unreadable: list[str] = field(default_factory=list)  # ids whose SMILES RDKit could not read
+    unreadable: list[str] = field(default_factory=list)  # ids with no drawing (unreadable SMILES, overran, ...)
+    postponed: list[str] = field(default_factory=list)  # ids not drawn because the import's time ran out
     counted: int = 0  # drugs with test pairs
     truth: str = ""  # the truth's sha256 the counts come from ("" when no MUDI truth is loaded)
 
@@ -65,12 +71,22 @@ def default_source() -> str:
     return mudi.drug_info_source()
 
 
-def read_source(source: str) -> dict[str, Any]:
+def _download(source: str, deadline: float) -> bytes:
+    """The body at an http(s) URL, read in pieces so a server that drips it out cannot outlast the deadline."""
+    chunks = []
+    with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:  # noqa: S310 (http(s) only)
+        while chunk := response.read(1024 * 1024):
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise DrugInfoError(f"Reading {source} took longer than the time limit; nothing was imported.")
+    return b"".join(chunks)
+
+
+def read_source(source: str, deadline: float = math.inf) -> dict[str, Any]:
     """The parsed JSON of a path or an http(s) URL; ``DrugInfoError`` with the reason otherwise."""
     try:
         if re.match(r"https?://", source):
-            with urllib.request.urlopen(source, timeout=URL_TIMEOUT_SECONDS) as response:  # noqa: S310 (http(s) only)
-                raw = response.read()
+            raw = _download(source, deadline)
         else:
             raw = Path(source.removeprefix("file://")).read_bytes()
     except (OSError, ValueError) as error:
@@ -143,9 +159,16 @@ def mudi_test_pairs() -> tuple[dict[str, dict[str, int]], str]:
     return test_pairs_by_class(truth.gold_a, truth.gold_b, truth.gold_label, names), phase.truth_sha256
 
 
-def load(source: str) -> LoadReport:
-    """Import every drug of ``source`` (a path or URL); ``DrugInfoError`` before any write if the file is bad."""
-    data = read_source(source)
+def load(source: str, time_limit: float = TIME_LIMIT_SECONDS, seconds_per_drawing: float | None = None) -> LoadReport:
+    """Import every drug of ``source`` (a path or URL); ``DrugInfoError`` before any write if the file is bad.
+
+    Within ``time_limit`` seconds: past it, structures not drawn yet are left
+    for the next import (``LoadReport.postponed``) and everything else is
+    imported; a download still running then stops the import. Each drawing has
+    its own limit (``depict.SECONDS_PER_DRAWING``).
+    """
+    deadline = time.monotonic() + time_limit
+    data = read_source(source, deadline)
     problems = check(data)
     if problems:
         shown = "\n".join(problems[:MAX_SHOWN_PROBLEMS])
@@ -158,29 +181,43 @@ def load(source: str) -> LoadReport:
     pairs, report.truth = mudi_test_pairs()
     existing = {drug.drugbank_id: drug for drug in Drug.objects.all()}
     rows = []
-    for drug_id, record in data.items():
-        drug = existing.get(drug_id) or Drug(drugbank_id=drug_id)
-        if drug_id in existing:
-            report.updated += 1
-        else:
-            report.created += 1
-        drug.name = _text(record["name"])[:300]
-        drug.formula = _text(record.get("formula"))[:200]
-        drug.smiles = _text(record.get("smiles"))
-        drug.description = description_sections(record.get("description"))
-        if drug.drawn_smiles != drug.smiles or not (drug.structure_svg or drug.structure_error):
-            depiction = depict.draw(drug.smiles)
-            drug.structure_svg, drug.structure_error, drug.drawn_smiles = depiction.svg, depiction.error, drug.smiles
-            report.drawn += 1
-        if drug.structure_error and drug.smiles:
-            report.unreadable.append(drug_id)
-        drug.test_pairs = pairs.get(drug_id, {})
-        drug.test_pairs_total = drug.test_pairs.get("total", 0)
-        drug.counted_from = report.truth
-        report.counted += bool(drug.test_pairs_total)
-        rows.append(drug)
+    drawer = depict.Drawer(depict.SECONDS_PER_DRAWING if seconds_per_drawing is None else seconds_per_drawing)
+    with drawer:
+        for drug_id, record in data.items():
+            rows.append(_import_one(existing.get(drug_id), drug_id, record, pairs, report, drawer, deadline))
     fields = [f.name for f in Drug._meta.concrete_fields if not f.primary_key]
     with transaction.atomic():
         Drug.objects.bulk_create([d for d in rows if d.drugbank_id not in existing], batch_size=200)
         Drug.objects.bulk_update([d for d in rows if d.drugbank_id in existing], fields, batch_size=200)
     return report
+
+
+def _import_one(
+    drug: Drug | None, drug_id: str, record: dict, pairs: dict, report: LoadReport, drawer: depict.Drawer,
+    deadline: float,
+) -> Drug:  # fmt: skip
+    if drug is None:
+        drug = Drug(drugbank_id=drug_id)
+        report.created += 1
+    else:
+        report.updated += 1
+    drug.name = _text(record["name"])[:300]
+    drug.formula = _text(record.get("formula"))[:200]
+    drug.smiles = _text(record.get("smiles"))
+    drug.description = description_sections(record.get("description"))
+    if drug.drawn_smiles != drug.smiles or not (drug.structure_svg or drug.structure_error):
+        if time.monotonic() < deadline:
+            depiction = drawer.draw(drug.smiles)
+            drug.structure_svg, drug.structure_error = depiction.svg, depiction.error
+            drug.drawn_smiles = drug.smiles
+            report.drawn += 1
+        else:  # drawn by the next import (its drawn_smiles still differs)
+            drug.structure_svg, drug.structure_error = "", POSTPONED
+            report.postponed.append(drug_id)
+    if drug.structure_error and drug.smiles and drug_id not in report.postponed:
+        report.unreadable.append(drug_id)
+    drug.test_pairs = pairs.get(drug_id, {})
+    drug.test_pairs_total = drug.test_pairs.get("total", 0)
+    drug.counted_from = report.truth
+    report.counted += bool(drug.test_pairs_total)
+    return drug

@@ -9,20 +9,22 @@ the temporary file, which deletes it, and the form or the API reads the
 reason from ``request.upload_refused``. The form fields sent before the file
 (the CSRF token first) are kept, so the page can say why.
 
-``UploadSlotsMiddleware`` limits concurrent uploads per user (or API token,
-or address) to ``MAX_CONCURRENT_UPLOADS``.
+``UploadSlotsMiddleware`` limits concurrent uploads per user (the API's
+upload endpoints take the same user's slots) or, logged out, per client
+address to ``MAX_CONCURRENT_UPLOADS``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+
+from leaderboard.middleware import client_ip
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +72,16 @@ def upload_refused(request: HttpRequest) -> str:
 # --- concurrent uploads ------------------------------------------------------------
 
 
-def _uploader(request: HttpRequest) -> str:
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    auth = request.META.get("HTTP_AUTHORIZATION", "")
-    if auth:  # an API token: the API authenticates it later, in the view
-        return "token:" + hashlib.sha256(auth.encode()).hexdigest()[:32]
-    return "ip:" + request.META.get("REMOTE_ADDR", "")
+def uploader_of(user) -> str:
+    """The slot owner for a user, whether the upload comes from the site or with one of their API tokens."""
+    return f"user:{user.pk}"
+
+
+def _is_api(request: HttpRequest) -> bool:
+    try:
+        return resolve(request.path_info).namespace == "api"
+    except Resolver404:
+        return False
 
 
 def _slot_key(uploader: str) -> str:
@@ -94,7 +98,7 @@ def acquire_slot(uploader: str) -> bool:
     except Exception:  # the cache is down: let the upload through
         log.warning("upload slots: cache unavailable, not limiting", exc_info=True)
         return True
-    if taken > int(getattr(settings, "MAX_CONCURRENT_UPLOADS", 2)):
+    if taken > max_concurrent_uploads():
         release_slot(uploader)
         return False
     return True
@@ -107,8 +111,27 @@ def release_slot(uploader: str) -> None:
         pass
 
 
+def max_concurrent_uploads() -> int:
+    return int(getattr(settings, "MAX_CONCURRENT_UPLOADS", 2))
+
+
+def slots_taken_message() -> str:
+    limit = max_concurrent_uploads()
+    return f"You already have {limit} uploads in progress; wait for one to finish and try again."
+
+
+SLOT_RETRY_AFTER = "10"
+
+
 class UploadSlotsMiddleware:
-    """At most ``MAX_CONCURRENT_UPLOADS`` multipart POSTs at once per uploader (after authentication)."""
+    """At most ``MAX_CONCURRENT_UPLOADS`` multipart POSTs at once per uploader (after authentication).
+
+    The uploader is the logged-in user, else the client's address. API requests
+    pass through: their token is authenticated by the API, whose upload
+    endpoints take the same user's slot (``leaderboard.api.views.upload_slot``)
+    before reading the body, so neither a reworded Authorization header nor a
+    second token gives anyone more slots.
+    """
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -116,24 +139,18 @@ class UploadSlotsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method != "POST" or not (request.content_type or "").startswith("multipart/"):
             return self.get_response(request)
-        uploader = _uploader(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            uploader = uploader_of(user)
+        elif _is_api(request):
+            return self.get_response(request)
+        else:
+            uploader = "ip:" + client_ip(request)
         if not acquire_slot(uploader):
-            return self._refuse(request)
+            response = HttpResponse(slots_taken_message(), status=429, content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = SLOT_RETRY_AFTER
+            return response
         try:
             return self.get_response(request)
         finally:
             release_slot(uploader)
-
-    def _refuse(self, request: HttpRequest) -> HttpResponse:
-        limit = int(getattr(settings, "MAX_CONCURRENT_UPLOADS", 2))
-        detail = f"You already have {limit} uploads in progress; wait for one to finish and try again."
-        if request.META.get("HTTP_AUTHORIZATION"):  # an API client: problem JSON, like the API's other errors
-            kind = reverse("api:problem-type", args=["rate-limited"])
-            body = {"type": kind, "title": "Too many requests", "status": 429}
-            response: HttpResponse = JsonResponse(
-                {**body, "detail": detail}, status=429, content_type="application/problem+json"
-            )
-        else:
-            response = HttpResponse(detail, status=429, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = "10"
-        return response

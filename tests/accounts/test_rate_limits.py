@@ -1,4 +1,4 @@
-"""Issue 14, item 1: team creation (per user) and sign-up (per IP) are rate-limited with a clear message."""
+"""Team creation (per user) and sign-up (per client address) are rate-limited with a clear message."""
 
 from __future__ import annotations
 
@@ -30,6 +30,6 @@ def test_sign_up_is_limited_per_ip(client, db):
         assert sign_up(n, "203.0.113.7").status_code == 302
     response = sign_up(5, "203.0.113.7")
     assert response.status_code == 429
-    assert "Too many accounts created from your network: at most 5 per hour" in response.content.decode()
+    assert "Too many sign-ups from your network: at most 5 per hour" in response.content.decode()
     assert not User.objects.filter(username="user5").exists()
     assert sign_up(6, "198.51.100.2").status_code == 302

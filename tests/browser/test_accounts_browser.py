@@ -1,9 +1,10 @@
 """A real browser signs up, logs out and logs back in (Playwright driving Debian's chromium)."""
 
 import pytest
+from django.core import mail
 
 from leaderboard.accounts.models import Team, User
-from tests.conftest import save_screenshot
+from tests.conftest import save_screenshot, signup_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -22,6 +23,12 @@ def test_a_visitor_signs_up_logs_out_and_logs_back_in(page, live_server):
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url("**/accounts/signup/sent/")
+    assert page.get_by_text("We sent a message to dora@example.org.").is_visible()
+    save_screenshot(page, "signup-sent")
+    page.goto(signup_link(mail.outbox[-1]))
+    save_screenshot(page, "signup-confirm")
+    page.get_by_role("button", name="Create my account").click()
     page.wait_for_url("**/accounts/profile/")
     assert page.locator("h1", has_text="dora").is_visible()
     assert "Welcome, dora" in page.content()

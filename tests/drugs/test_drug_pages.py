@@ -16,10 +16,11 @@ from tests.drugs.conftest import record, write_drugs
 def no_drawing_in_requests(monkeypatch):
     """After import: any call to RDKit fails the test (a page must serve the stored drawing)."""
 
-    def refuse(smiles):
+    def refuse(*args, **kwargs):
         raise AssertionError("a request drew a structure")
 
-    monkeypatch.setattr(depict, "draw", refuse)
+    monkeypatch.setattr(depict, "draw_here", refuse)
+    monkeypatch.setattr(depict.Drawer, "draw", refuse)
 
 
 @pytest.fixture

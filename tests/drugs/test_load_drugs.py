@@ -18,13 +18,13 @@ from tests.submissions.helpers import mudi_truth_csv, standing_phase_with_truth
 def draw_calls(monkeypatch):
     """The SMILES RDKit is asked to draw, in order (the real drawing still happens)."""
     calls: list[str] = []
-    real = depict.draw
+    real = depict.Drawer.draw
 
-    def counting(smiles: str):
+    def counting(drawer, smiles: str):
         calls.append(smiles)
-        return real(smiles)
+        return real(drawer, smiles)
 
-    monkeypatch.setattr(depict, "draw", counting)
+    monkeypatch.setattr(depict.Drawer, "draw", counting)
     return calls
 
 
@@ -133,3 +133,42 @@ def test_load_benchmarks_demo_for_other_tasks_loads_no_drugs(db, tmp_path, setti
     settings.DRUG_INFO_SOURCE = str(write_drugs(tmp_path, {"DB00001": record("One")}))
     call_command("load_benchmarks", "--demo", "--no-baselines", "--task", "imdrug-hiv-random")
     assert not Drug.objects.exists()
+
+
+# Two atoms with 6000-character labels (CXSMILES): RDKit spends about 30 s laying the labels out.
+HANGING_SMILES = "CC |$" + "AB" * 3000 + ";" + "AB" * 3000 + "$|"
+
+
+@pytest.mark.slow
+def test_a_smiles_that_keeps_rdkit_drawing_gets_a_placeholder_and_the_import_goes_on(db, tmp_path, capsys):
+    records = {
+        "DB00002": record("Ethanol", "CCO"),
+        "DB00001": record("Crafted", HANGING_SMILES),
+        "DB00003": record("Benzene", "c1ccccc1"),
+    }
+
+    call_command("load_drugs", str(write_drugs(tmp_path, records)), "--seconds-per-drawing", "2")
+
+    crafted = Drug.objects.get(pk="DB00001")
+    assert crafted.structure_svg == ""
+    assert crafted.structure_error == (
+        "Drawing this drug's structure took longer than 2 s, so there is no structure drawing."
+    )
+    assert "</svg>" in Drug.objects.get(pk="DB00002").structure_svg
+    assert "</svg>" in Drug.objects.get(pk="DB00003").structure_svg  # by a fresh child: the stuck one was killed
+    assert "no drawing: DB00001" in capsys.readouterr().out
+    call_command("load_drugs", str(write_drugs(tmp_path, records)), "--seconds-per-drawing", "2")
+    assert Drug.objects.get(pk="DB00001").structure_error == crafted.structure_error  # not tried again
+
+
+def test_past_the_imports_time_limit_the_structures_left_wait_for_the_next_import(db, tmp_path, capsys):
+    records = {"DB00001": record("Ethanol", "CCO"), "DB00002": record("Benzene", "c1ccccc1")}
+    path = write_drugs(tmp_path, records)
+
+    call_command("load_drugs", str(path), "--time-limit", "0")
+
+    assert Drug.objects.count() == 2  # everything but the drawings is imported
+    assert all(d.structure_svg == "" and "not drawn yet" in d.structure_error for d in Drug.objects.all())
+    assert "the time limit ran out: 2 structure(s) left for the next import" in capsys.readouterr().out
+    call_command("load_drugs", str(path))
+    assert all("</svg>" in d.structure_svg and d.structure_error == "" for d in Drug.objects.all())

@@ -103,6 +103,25 @@ def test_it_refuses_to_start_with_debug_off_and_the_default_secret_key(tmp_path)
     assert "Refusing to start with DEBUG off and the default SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("s3cret-" * 7, "49 characters"),  # one short of Django's bar
+        ("ab" * 40, "2 different"),
+        ("django-insecure-" + "x1y2z3" * 8, "django-insecure-"),  # startproject's marker of a key not for production
+    ],
+)
+def test_it_refuses_to_start_with_debug_off_and_a_weak_secret_key(tmp_path, key, why):
+    result = load_settings(tmp_path, ["DEBUG"], DEBUG="0", SECRET_KEY=key)
+    assert result.returncode != 0
+    assert "Refusing to start with DEBUG off and a weak SECRET_KEY" in result.stderr
+    assert "at least 50 characters, 5 of them different" in result.stderr
+
+
+def test_a_short_secret_key_is_fine_with_debug_on(tmp_path):
+    assert settings_of(tmp_path, "DEBUG", DEBUG="1", SECRET_KEY="short")["DEBUG"] is True
+
+
 def test_it_starts_with_debug_off_and_a_real_secret_key(tmp_path):
     values = settings_of(tmp_path, "DEBUG", "STORAGES", DEBUG="0", SECRET_KEY="s3cret-" * 8)
     assert values["DEBUG"] is False

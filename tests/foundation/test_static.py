@@ -62,7 +62,7 @@ def test_production_collectstatic_builds_a_manifest_with_plotly(tmp_path):
     env.update(
         {
             "DEBUG": "0",
-            "SECRET_KEY": "build-only",
+            "SECRET_KEY": "collectstatic-at-build-time-only-a-throwaway-key-that-signs-nothing",
             "STATIC_ROOT": str(tmp_path / "static"),
             "VAR_DIR": str(tmp_path / "var"),
         }

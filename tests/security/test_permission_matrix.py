@@ -113,6 +113,8 @@ RULES = [
     Rule("api:*", API_READ, NOT_POSTABLE),
     # --- accounts and tokens.
     Rule("accounts:signup|accounts:login", ANONYMOUS_ONLY, ANONYMOUS_ONLY),
+    Rule("accounts:signup_sent", PUBLIC, NOT_POSTABLE, "'we sent a message': the address is in a message, not the URL"),
+    Rule("accounts:signup_confirm", (REDIRECT,) * 6, (REDIRECT,) * 6, "a bad link: back to sign-up, saying so"),
     Rule("accounts:logout", (405,) * 6, (REDIRECT,) * 6, "POST only, so a link cannot log anyone out"),
     Rule("accounts:verify_email", (LOGIN,) + (REDIRECT,) * 5, NOT_POSTABLE, "a bad token: log in, or the profile"),
     Rule("accounts:profile|accounts:password_change", SIGNED_IN, SIGNED_IN),

@@ -51,6 +51,7 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("teams:*", "member_id", str(w.bob.pk)),
         ("accounts:*", "invitation_id", str(w.invitation_to_alice.pk)),
         ("accounts:verify_email", "token", "not-a-real-token"),
+        ("accounts:signup_confirm", "token", "not-a-real-token"),
         ("accounts:password_reset_confirm", "uidb64", "MQ"),
         ("accounts:password_reset_confirm", "token", "set-password"),
         ("tokens:*", "token_id", str(w.token_id)),

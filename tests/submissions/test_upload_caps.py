@@ -99,12 +99,31 @@ def test_a_third_concurrent_upload_of_one_user_is_refused(client, alice, bob, mu
 
 def test_an_api_client_past_its_concurrent_uploads_gets_problem_json(client, alice, mudi_phase, sent):
     from leaderboard.api.tokens import create_token
-    from leaderboard.submissions.uploads import _uploader
 
     token = create_token(alice, "script", "submit")[1]
-    request = type("R", (), {"META": {"HTTP_AUTHORIZATION": f"Bearer {token}"}, "user": None})()
-    assert acquire_slot(_uploader(request)) and acquire_slot(_uploader(request))
+    assert acquire_slot(f"user:{alice.pk}") and acquire_slot(f"user:{alice.pk}")  # two uploads in progress
     data = {"method_name": "GraphDDI", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
     response = client.post("/api/v1/tasks/mudi/submissions", data, **bearer(token))
     assert response.status_code == 429
     assert response.json()["type"] == "/api/v1/problems/rate-limited"
+    assert "You already have 2 uploads in progress" in response.json()["detail"]
+    assert response["Retry-After"] == "10"
+
+
+def test_the_slots_belong_to_the_user_whatever_token_or_spelling_of_the_header(client, alice, mudi_phase, sent):
+    """The site and every token of one user share the user's slots; rewording the header used to give new ones."""
+    from leaderboard.api.tokens import create_token
+
+    first = create_token(alice, "laptop", "submit")[1]
+    second = create_token(alice, "cluster", "submit")[1]
+    client.force_login(alice)
+    assert acquire_slot(f"user:{alice.pk}") and acquire_slot(f"user:{alice.pk}")  # e.g. two browser uploads
+    client.logout()
+    for header in (f"Bearer {first}", f"bearer   {first}", f"Bearer {second}"):
+        data = {"method_name": "GraphDDI", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
+        response = client.post("/api/v1/tasks/mudi/submissions", data, HTTP_AUTHORIZATION=header)
+        assert response.status_code == 429, header
+    assert not Submission.objects.exists()
+    release_slot(f"user:{alice.pk}")
+    data = {"method_name": "GraphDDI", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
+    assert client.post("/api/v1/tasks/mudi/submissions", data, **bearer(second)).status_code == 202

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from leaderboard.drugs.loader import DrugInfoError, default_source, load
+from leaderboard.drugs.depict import SECONDS_PER_DRAWING
+from leaderboard.drugs.loader import TIME_LIMIT_SECONDS, DrugInfoError, default_source, load
 
 
 class Command(BaseCommand):
@@ -18,11 +19,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("source", nargs="?", help="a path or URL of drug_info.json")
+        parser.add_argument(
+            "--time-limit", type=float, default=TIME_LIMIT_SECONDS, metavar="SECONDS",
+            help="stop drawing after this long; the structures left are drawn by the next import (default 900)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--seconds-per-drawing", type=float, default=SECONDS_PER_DRAWING, metavar="SECONDS",
+            help="a structure RDKit has not drawn by then gets a placeholder message instead (default 10)",
+        )  # fmt: skip
 
     def handle(self, *args: Any, source: str | None = None, **options: Any) -> None:
         source = source or default_source()
         try:
-            report = load(source)
+            report = load(source, options["time_limit"], options["seconds_per_drawing"])
         except DrugInfoError as error:
             raise CommandError(str(error)) from error
         counted = (
@@ -32,7 +41,12 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"Drugs from {source}: {report.created} created, {report.updated} updated, {report.drawn} drawn, "
-            f"{len(report.unreadable)} SMILES RDKit could not read; {counted}."
+            f"{len(report.unreadable)} SMILES RDKit could not read or draw in time; {counted}."
         )
         if report.unreadable:
-            self.stdout.write(f"  no drawing (unreadable SMILES): {', '.join(report.unreadable[:20])}")
+            self.stdout.write(f"  no drawing: {', '.join(report.unreadable[:20])}")
+        if report.postponed:
+            self.stdout.write(
+                f"  the time limit ran out: {len(report.postponed)} structure(s) left for the next import "
+                f"({', '.join(report.postponed[:20])})"
+            )
