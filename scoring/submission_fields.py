@@ -179,7 +179,7 @@ FIELDS: tuple[SubmissionField, ...] = (
         remembered=False,  # a new run is usually a new commit: never offer the last one by default
     ),
     SubmissionField(
-        "model_family", "choice", "Model family", "The kind of model.",
+        "model_family", "choice", "Model family",
         choices=choices(
             ("gnn", "GNN"),
             ("transformer", "Transformer"),
@@ -203,7 +203,7 @@ FIELDS: tuple[SubmissionField, ...] = (
         board_filter=BoardFilter("external", "Uses external data", "Trained with data beyond the benchmark's own."),
     ),
     SubmissionField(
-        "visibility", "choice", "Visibility", "Private entries are on no public board.",
+        "visibility", "choice", "Visibility",
         choices=choices(
             ("public", "Public: shown on the leaderboard"), ("private", "Private: only your team and organizers")
         ),
