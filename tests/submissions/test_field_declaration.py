@@ -328,6 +328,18 @@ def test_boards_filter_on_every_filtered_field(client, standing, alice_lab, char
         assert f'name="{f.board_filter.param}"' in page, f.name
 
 
+def test_no_field_takes_a_name_its_surfaces_use_for_something_else():
+    import scoring
+
+    declaration_keys = {d.key for task in scoring.TASKS.values() for d in task.declarations}
+    upload = {"file", "staged_file", "team", *declaration_keys, *(f"declare_{k}" for k in declaration_keys)}
+    assert not upload & {f.name for f in FIELDS}
+    board = {"direction", "sort", "private", "cols", "published", "page", "baseline", "verified", *declaration_keys}
+    assert not board & {f.board_filter.param for f in FIELDS if f.board_filter}
+    platform = set(exports.PLACE_COLUMNS + exports.ENTRY_COLUMNS)
+    assert not platform & {f.export for f in FIELDS if f.export}
+
+
 def test_the_docs_table_is_the_declaration():
     doc = (REPO / "docs" / "submissions.md").read_text()
     assert submission_fields.updated_docs(doc) == doc, (
