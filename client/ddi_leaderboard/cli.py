@@ -123,7 +123,8 @@ def field_option(f: submission_fields.SubmissionField) -> Callable:
         return click.option(f.option_name, name, is_flag=True, help=help_text)
     if f.kind == "markdown":  # long text: read from a file
         file_type = click.Path(exists=True, dir_okay=False, path_type=Path)
-        return click.option(f.option_name, name, type=file_type, callback=_read_text, help=f"{help_text} (a file)")
+        help_text = f"Read from a file. {help_text}"
+        return click.option(f.option_name, name, type=file_type, callback=_read_text, help=help_text)
     if f.kind == "choice":
         return click.option(f.option_name, name, type=click.Choice(f.values), required=f.required, help=help_text)
     if f.kind == "count":

@@ -337,10 +337,14 @@ class Client:
             page += 1
 
 
-def _keyword_annotation(f: submission_fields.SubmissionField) -> str:
+def _keyword_parameter(f: submission_fields.SubmissionField) -> inspect.Parameter:
+    """How ``Client.submit`` takes a method field: a flag or a switch as a bool, a count as an int, else text."""
     if f.kind == "flag" or f.switch_to:
-        return "bool"
-    return "int | None" if f.kind == "count" else "str"
+        annotation, default = "bool", False  # False sends the field's default: the same as leaving it out
+    else:
+        annotation = "int" if f.kind == "count" else "str"
+        annotation, default = (annotation, inspect.Parameter.empty) if f.required else (f"{annotation} | None", None)
+    return inspect.Parameter(f.keyword_name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
 def _submit_signature() -> inspect.Signature:
@@ -351,12 +355,7 @@ def _submit_signature() -> inspect.Signature:
     for f in submission_fields.FIELDS:
         if f.keyword_name in taken:
             raise RuntimeError(f"the method field {f.name!r} takes Client.submit's own keyword {f.keyword_name!r}")
-        default = inspect.Parameter.empty if f.required else None
-        parameters.append(
-            inspect.Parameter(
-                f.keyword_name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=_keyword_annotation(f)
-            )
-        )
+        parameters.append(_keyword_parameter(f))
     return signature.replace(parameters=parameters)
 
 

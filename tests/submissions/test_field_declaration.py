@@ -155,8 +155,8 @@ def test_the_api_takes_and_returns_every_field(client, alice, make_token, mudi_p
     assert {f.name: again[f.name] for f in FIELDS} == {f.name: body[f.name] for f in FIELDS}
 
 
-def test_the_api_leaves_out_nothing_it_does_not_know(client, alice, make_token, mudi_phase, sent):  # noqa: F811
-    """An optional field left out takes its default; a flag or a choice with a default, that default."""
+def test_a_field_an_api_upload_leaves_out_takes_its_default(client, alice, make_token, mudi_phase, sent):  # noqa: F811
+    """Not said: empty, or the declared default of a flag or a choice that has one."""
     data = {"method_name": "Bare", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
     body = client.post("/api/v1/tasks/mudi/submissions", data, **bearer(make_token(alice))).json()
     for f in FIELDS:
