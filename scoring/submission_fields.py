@@ -25,8 +25,9 @@ Values travel in three shapes:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 # text: one line; markdown: long text rendered as sanitised Markdown; url: a link; count: a whole
@@ -54,7 +55,8 @@ class BoardFilter:
     help: str
 
 
-@dataclass(frozen=True)
+# eq=False: a declaration is itself (hashed by identity), which keeps the per-field caches cheap.
+@dataclass(frozen=True, eq=False)
 class SubmissionField:
     """One thing a submitter says about a method, and how every surface names it.
 
@@ -251,14 +253,20 @@ def stored_value(f: SubmissionField, value: object) -> object:
 
 def shown_value(f: SubmissionField, stored: object) -> object:
     """A column's value as API responses and exports show it (``stored_value`` undone, a flag stays boolean)."""
+    return shower(f)(stored)
+
+
+@cache
+def shower(f: SubmissionField) -> Callable[[object], object]:
+    """``shown_value`` for one field as a function, made once: a large export calls it for every row."""
     if f.kind == "flag":
-        return bool(stored)
+        return bool
     if f.stored_true:
-        other = next(v for v in f.values if v != f.stored_true)
-        return f.stored_true if stored else other
+        yes, no = f.stored_true, next(v for v in f.values if v != f.stored_true)
+        return lambda stored: yes if stored else no
     if f.kind == "count":
-        return None if stored is None else int(str(stored))
-    return "" if stored is None else stored
+        return lambda stored: None if stored is None else int(str(stored))
+    return lambda stored: "" if stored is None else stored
 
 
 def wire_value(f: SubmissionField, stored: object) -> str:

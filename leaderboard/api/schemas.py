@@ -21,7 +21,9 @@ def request_field(f: SubmissionField) -> s.Field:
     if f.kind == "flag":
         return s.ChoiceField(choices=list(f.values), **common)
     if f.kind == "choice":
-        return s.ChoiceField(choices=f.choice_pairs, allow_blank=f.optional_blank, **common)
+        # Values only: drf-spectacular names an enum by its field, so the request's and the responses' sets
+        # (and the visibility endpoint's) must be the same set to share a name.
+        return s.ChoiceField(choices=list(f.values), allow_blank=f.optional_blank, **common)
     if f.kind == "count":
         return s.IntegerField(min_value=0, **common)
     if f.kind == "url":
@@ -34,7 +36,7 @@ def response_field(f: SubmissionField) -> s.Field:
     if f.kind == "flag":
         return s.BooleanField(help_text=f.label)
     if f.kind == "choice":
-        return s.ChoiceField(choices=f.choice_pairs, allow_blank=f.optional_blank, help_text=f.label)
+        return s.ChoiceField(choices=list(f.values), allow_blank=f.optional_blank, help_text=f.label)
     if f.kind == "count":
         return s.IntegerField(allow_null=True, help_text=f.label)
     return s.CharField(allow_blank=not f.required, help_text=f.label)

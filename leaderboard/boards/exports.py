@@ -11,7 +11,8 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 
 import scoring
 from leaderboard.boards import published
@@ -84,16 +85,22 @@ FIXED_COLUMNS = PLACE_COLUMNS + tuple(column for column, _ in field_columns()) +
 OURS = "scored here"
 
 
-def _field_values(row: dict, fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict:
+@cache
+def _field_plan(fields: tuple[SubmissionField, ...]) -> tuple[tuple[str, str, str, Callable, object], ...]:
+    """(export column, row column, field name, shown-value function, value when not stored) of each exported field."""
+    return tuple(
+        (column, f.column_name, f.name, submission_fields.shower(f), submission_fields.shown_value(f, None))
+        for column, f in field_columns(fields)
+    )
+
+
+def _field_values(row: dict, fields: tuple[SubmissionField, ...] = submission_fields.FIELDS) -> dict:
     """The exported method fields of a board row: its own columns, else its ``metadata`` (rows built before
     a field existed lack it there: not said)."""
     stored = row.get("metadata") or {}
     out = {}
-    for column, f in field_columns(fields):
-        if f.column_name in row:
-            out[column] = submission_fields.shown_value(f, row[f.column_name])
-        else:
-            out[column] = stored.get(f.name, submission_fields.shown_value(f, None))
+    for column, row_column, name, shown, unsaid in _field_plan(fields):
+        out[column] = shown(row[row_column]) if row_column in row else stored.get(name, unsaid)
     return out
 
 
