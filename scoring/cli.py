@@ -1,4 +1,5 @@
-"""``python -m scoring``: list tasks, score or validate a file (or one part of a split), make inputs and truths.
+"""``python -m scoring``: list tasks, score or validate a file (or one part of a split), make inputs and truths,
+print the submission fields' docs table.
 
 Exit status: 0 on success, 2 on invalid input (bad file, unknown task, missing
 file), as argparse does for bad arguments.
@@ -12,6 +13,7 @@ import math
 import sys
 from collections.abc import Sequence
 
+from scoring import submission_fields
 from scoring.api import Score, load_truth, resolve_task, score_files
 from scoring.errors import ScoringError, fail
 from scoring.registry import TASKS, Task
@@ -86,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     make.add_argument("--seeds", type=_seeds_argument, default=list(range(10)), help="e.g. 0-9 (default)")
     make.add_argument("--threshold", type=float, help="label > X counts as positive (for continuous labels)")
     make.add_argument("--out", required=True, help="output CSV")
+
+    fields = commands.add_parser("fields", help="print the submission fields as the Markdown table of the docs")
+    fields.add_argument("--update", metavar="DOC", help="rewrite the table between the markers of this Markdown file")
     return parser
 
 
@@ -108,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if text is not None:
                 sys.stdout.write(text)
             return EXIT_OK
+        if args.command == "fields":
+            return _fields(args.update)
         if args.command == "make-truth":
             truth = make_chemicalx_truth(args.triples, seeds=args.seeds, threshold=args.threshold, out=args.out)
             print(f"Wrote {len(truth):,} rows ({len(args.seeds)} seeds) to {args.out}.", file=sys.stderr)
@@ -120,6 +127,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(str(error), file=sys.stderr)
         return EXIT_INVALID
     return EXIT_INVALID  # unreachable: argparse requires a command
+
+
+def _fields(update: str | None) -> int:
+    if update is None:
+        sys.stdout.write(submission_fields.markdown_table())
+        return EXIT_OK
+    try:
+        with open(update, encoding="utf-8") as doc:
+            text = doc.read()
+        new = submission_fields.updated_docs(text)
+    except (OSError, ValueError) as error:
+        print(f"Cannot update {update}: {error}.", file=sys.stderr)
+        return EXIT_INVALID
+    if new != text:
+        with open(update, "w", encoding="utf-8") as doc:
+            doc.write(new)
+    print(f"{update}: the submission fields table is {'updated' if new != text else 'up to date'}.", file=sys.stderr)
+    return EXIT_OK
 
 
 def _tasks() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -16,6 +17,7 @@ from tqdm import tqdm
 from ddi_leaderboard import config
 from ddi_leaderboard.client import Client
 from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, EXIT_SERVER, AuthError, ClientError, InvalidSubmission
+from scoring import submission_fields
 
 EPILOG = "Exit status: 0 ok, 2 invalid input, 3 authentication, 4 quota or rate limit, 5 server or network."
 
@@ -112,20 +114,48 @@ def _declarations(values: tuple[str, ...]) -> dict:
     return out
 
 
+def field_option(f: submission_fields.SubmissionField) -> Callable:
+    """The ``submit`` option of a declared method field, passing its value as ``Client.submit``'s keyword."""
+    name, help_text = f.keyword_name, f.describe()
+    if f.switch_to:  # an on/off switch picking one value of a two-way choice
+        return click.option(f.option_name, name, is_flag=True, help=f.label_of(f.switch_to))
+    if f.kind == "flag":
+        return click.option(f.option_name, name, is_flag=True, help=help_text)
+    if f.kind == "markdown":  # long text: read from a file
+        file_type = click.Path(exists=True, dir_okay=False, path_type=Path)
+        help_text = f"Read from a file. {help_text}"
+        return click.option(f.option_name, name, type=file_type, callback=_read_text, help=help_text)
+    if f.kind == "choice":
+        return click.option(f.option_name, name, type=click.Choice(f.values), required=f.required, help=help_text)
+    if f.kind == "count":
+        return click.option(f.option_name, name, type=click.IntRange(min=0), required=f.required, help=help_text)
+    return click.option(f.option_name, name, required=f.required, help=help_text)
+
+
+def _read_text(ctx: click.Context, param: click.Parameter, path: Path | None) -> str | None:
+    return None if path is None else path.read_text()
+
+
+def field_options(fields=submission_fields.FIELDS) -> Callable:
+    """Decorate a command with one option per declared method field, in declaration order."""
+
+    def decorate(command: Callable) -> Callable:
+        for f in reversed(tuple(fields)):
+            command = field_option(f)(command)
+        return command
+
+    return decorate
+
+
 @cli.command()
 @click.argument("task")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--method", required=True, help="the method's name on the board")
-@click.option("--description-file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--paper", default="", help="paper URL")
-@click.option("--code", default="", help="code URL")
+@field_options()
 @click.option("--team", help="team slug (default: your personal team)")
-@click.option("--private", is_flag=True, help="only your team and organizers see it")
-@click.option("--external-data", is_flag=True, help="the method uses data beyond the benchmark's training set")
 @click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]", help="a task declaration, e.g. modalities=graph")
 @click.option("--wait", is_flag=True, help="wait until scored; print the primary metric and the rank")
 @click.pass_context
-def submit(ctx, task, file, method, description_file, paper, code, team, private, external_data, declare, wait) -> None:
+def submit(ctx, task, file, team, declare, wait, **fields) -> None:
     """Validate offline, upload (never an invalid file), and optionally wait for the score."""
     client = _client(ctx)
     if not client.token:
@@ -134,10 +164,8 @@ def submit(ctx, task, file, method, description_file, paper, code, team, private
     click.echo(f"Valid: {n_rows:,} rows. Uploading {file.name} ...", err=True)
     with tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="upload", file=sys.stderr) as bar:
         submission = client.submit(
-            task, file, method=method, description=description_file.read_text() if description_file else "",
-            paper_url=paper, code_url=code, team=team, private=private, uses_external_data=external_data,
-            declarations=_declarations(declare), validate=False, progress=bar.update,
-        )  # fmt: skip
+            task, file, team=team, declarations=_declarations(declare), validate=False, progress=bar.update, **fields
+        )
     click.echo(f"Submitted {submission['id']} ({submission['status']}): {submission['url']}")
     if not wait:
         return

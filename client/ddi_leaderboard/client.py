@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ import httpx
 import scoring
 from ddi_leaderboard import config
 from ddi_leaderboard.errors import AuthError, ClientError, InvalidInput, InvalidSubmission, QuotaExceeded, ServerError
+from scoring import submission_fields
 
 FINISHED = ("scored", "failed")
 
@@ -168,40 +170,31 @@ class Client:
         task: str,
         path_or_dataframe,
         *,
-        method: str,
-        description: str = "",
-        paper_url: str = "",
-        code_url: str = "",
-        private: bool = False,
         team: str | None = None,
-        uses_external_data: bool = False,
-        n_parameters: int | None = None,
         declarations: dict | None = None,
         validate: bool = True,
         inputs: str | Path | None = None,
         progress: Callable[[int], None] | None = None,
+        **fields: Any,
     ) -> dict:
-        """Validate locally (an invalid file is never uploaded), then upload; returns the queued submission."""
+        """Validate locally (an invalid file is never uploaded), then upload; returns the queued submission.
+
+        ``fields`` are the method's fields by keyword, as ``scoring.submission_fields``
+        declares them (``help(Client.submit)`` lists them): ``method`` is required;
+        e.g. ``model_family="gnn"``, ``n_parameters=1_200_000``, ``uses_external_data=True``,
+        ``private=True``. ``declarations`` are the task's, by key (``{"modalities": ["graph"]}``).
+        """
+        body: dict[str, str | list[str]] = dict(submission_fields.request_fields(fields))
         data, name = self._file_bytes(path_or_dataframe)
         if validate:
             validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
-        fields: dict[str, str | list[str]] = {
-            "method_name": method,
-            "description": description,
-            "paper_url": paper_url,
-            "code_url": code_url,
-            "visibility": "private" if private else "public",
-            "uses_external_data": "yes" if uses_external_data else "no",
-        }
         if team:
-            fields["team"] = team
-        if n_parameters is not None:
-            fields["n_parameters"] = str(n_parameters)
+            body["team"] = team
         for key, value in (declarations or {}).items():
             values = value if isinstance(value, (list, tuple)) else [value]
-            fields[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+            body[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
         files = {"file": (name, _Progress(data, progress), "text/csv")}
-        return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=fields, files=files)
+        return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=body, files=files)
 
     # --- organizers ------------------------------------------------------------------------------------
 
@@ -342,6 +335,31 @@ class Client:
             if not body.get("next"):
                 return
             page += 1
+
+
+def _keyword_parameter(f: submission_fields.SubmissionField) -> inspect.Parameter:
+    """How ``Client.submit`` takes a method field: a flag or a switch as a bool, a count as an int, else text."""
+    if f.kind == "flag" or f.switch_to:
+        annotation, default = "bool", False  # False sends the field's default: the same as leaving it out
+    else:
+        annotation = "int" if f.kind == "count" else "str"
+        annotation, default = (annotation, inspect.Parameter.empty) if f.required else (f"{annotation} | None", None)
+    return inspect.Parameter(f.keyword_name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _submit_signature() -> inspect.Signature:
+    """``Client.submit``'s signature with one keyword per declared method field, for help() and editors."""
+    signature = inspect.signature(Client.submit)
+    parameters = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    taken = {p.name for p in parameters}
+    for f in submission_fields.FIELDS:
+        if f.keyword_name in taken:
+            raise RuntimeError(f"the method field {f.name!r} takes Client.submit's own keyword {f.keyword_name!r}")
+        parameters.append(_keyword_parameter(f))
+    return signature.replace(parameters=parameters)
+
+
+Client.submit.__signature__ = _submit_signature()  # type: ignore[attr-defined]
 
 
 def validate_bytes(task: str, data: bytes, inputs) -> int:

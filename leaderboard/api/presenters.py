@@ -8,7 +8,7 @@ from leaderboard.boards.exports import describe_metric
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.summary import status_payload
+from leaderboard.submissions.summary import field_values, status_payload
 
 
 def _absolute(request, path: str) -> str:
@@ -109,17 +109,8 @@ def submission_dict(submission: Submission, request) -> dict:
             "phase": submission.phase.slug,
             "team": submission.team.slug,
             "team_name": submission.team.name,
-            "method_name": submission.method_name,
-            "description": submission.description,
-            "paper_url": submission.paper_url,
-            "code_url": submission.code_url,
-            "n_parameters": submission.n_parameters,
-            "uses_external_data": submission.uses_external_data,
-            "model_family": submission.model_family,
-            "training_hardware": submission.training_hardware,
-            "code_commit_url": submission.code_commit_url,
+            **field_values(submission),
             "declarations": submission.declarations or {},
-            "visibility": "public" if submission.is_public else "private",
             "file_name": submission.file_name,
             "file_size": submission.file_size,
             "sha256": submission.sha256,

@@ -7,7 +7,57 @@ live responses by the schemathesis test.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rest_framework import serializers as s
+
+from scoring import submission_fields
+from scoring.submission_fields import SubmissionField
+
+
+def request_field(f: SubmissionField) -> s.Field:
+    """How the upload takes a declared method field (validated by the site's form; this is its schema)."""
+    common = {"required": f.required, "help_text": f.help or f.label}
+    if f.kind == "flag":
+        return s.ChoiceField(choices=list(f.values), **common)
+    if f.kind == "choice":
+        # Values only: drf-spectacular names an enum by its field, so the request's and the responses' sets
+        # (and the visibility endpoint's) must be the same set to share a name.
+        return s.ChoiceField(choices=list(f.values), allow_blank=f.optional_blank, **common)
+    if f.kind == "count":
+        return s.IntegerField(min_value=0, **common)
+    if f.kind == "url":
+        return s.URLField(max_length=f.max_length or submission_fields.URL_MAX_LENGTH, **common)
+    return s.CharField(max_length=f.max_length, **common)
+
+
+def response_field(f: SubmissionField) -> s.Field:
+    """How a submission's body shows a declared method field (``submission_fields.shown_value``)."""
+    if f.kind == "flag":
+        return s.BooleanField(help_text=f.label)
+    if f.kind == "choice":
+        return s.ChoiceField(choices=list(f.values), allow_blank=f.optional_blank, help_text=f.label)
+    if f.kind == "count":
+        return s.IntegerField(allow_null=True, help_text=f.label)
+    return s.CharField(allow_blank=not f.required, help_text=f.label)
+
+
+def _with_fields(declared: dict[str, s.Field], fields: dict[str, s.Field], after: str | None) -> dict[str, s.Field]:
+    """``declared`` with ``fields`` inserted after the field named ``after`` (None: first)."""
+    out = {} if after is not None else dict(fields)
+    for name, value in declared.items():
+        out[name] = value
+        if name == after:
+            out.update(fields)
+    return out
+
+
+def request_fields(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict[str, s.Field]:
+    return {f.name: request_field(f) for f in fields}
+
+
+def response_fields(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict[str, s.Field]:
+    return {f.name: response_field(f) for f in fields}
 
 
 class ProblemSerializer(s.Serializer):
@@ -150,21 +200,15 @@ class SubmissionSerializer(s.Serializer):
     phase = s.CharField()
     team = s.CharField()
     team_name = s.CharField()
-    method_name = s.CharField()
-    description = s.CharField(allow_blank=True)
-    paper_url = s.CharField(allow_blank=True)
-    code_url = s.CharField(allow_blank=True)
-    n_parameters = s.IntegerField(allow_null=True)
-    uses_external_data = s.BooleanField()
-    model_family = s.CharField(allow_blank=True)
-    training_hardware = s.CharField(allow_blank=True)
-    code_commit_url = s.CharField(allow_blank=True)
+    # The declared method fields come here (``response_fields``).
     declarations = s.DictField()
-    visibility = s.ChoiceField(choices=["public", "private"])
     file_name = s.CharField()
     file_size = s.IntegerField()
     sha256 = s.CharField()
     links = s.DictField(child=s.CharField())
+
+    def get_fields(self) -> dict[str, s.Field]:
+        return _with_fields(super().get_fields(), response_fields(), after="team_name")
 
 
 class SubmissionSummarySerializer(s.Serializer):
@@ -191,24 +235,14 @@ class SubmissionPageSerializer(PageSerializer):
 
 class SubmissionCreateSerializer(s.Serializer):
     file = s.FileField(help_text="CSV or TSV, optionally gzip-compressed")
-    method_name = s.CharField(max_length=100)
-    description = s.CharField(required=False, help_text="Markdown")
-    paper_url = s.URLField(required=False)
-    code_url = s.URLField(required=False)
-    n_parameters = s.IntegerField(required=False, min_value=0)
-    uses_external_data = s.ChoiceField(
-        choices=["yes", "no"], required=False, help_text="pre-training on other data counts as external data"
-    )
-    model_family = s.ChoiceField(
-        choices=["gnn", "transformer", "language-model", "fingerprints-ml", "other"], required=False
-    )
-    training_hardware = s.CharField(required=False, max_length=100, help_text='e.g. "1x NVIDIA A100, 6 h"')
-    code_commit_url = s.URLField(required=False, help_text="a link to the exact code commit")
-    visibility = s.ChoiceField(choices=["public", "private"], required=False)
+    # The declared method fields come here (``request_fields``).
     team = s.CharField(required=False, help_text="team slug; default: your personal team")
     modalities = s.ListField(
         child=s.CharField(), required=False, help_text="task declarations by key (see the task's declarations)"
     )
+
+    def get_fields(self) -> dict[str, s.Field]:
+        return _with_fields(super().get_fields(), request_fields(), after="file")
 
 
 class TruthUploadSerializer(s.Serializer):

@@ -39,6 +39,7 @@ from leaderboard.submissions import access, quotas, services
 from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.uploads import upload_refused
+from scoring import submission_fields
 
 READ = requires("read", anonymous=True)
 READ_TOKEN = requires("read")
@@ -281,38 +282,29 @@ def phase_leaderboard(request: Request, challenge: str, phase: str):
 
 # --- submissions --------------------------------------------------------------------------------
 
-YES = {"yes", "true", "1", "on"}
-NO = {"no", "false", "0", "off"}
+YES = {submission_fields.YES, "true", "1", "on"}
+NO = {submission_fields.NO, "false", "0", "off"}
 
 
 def _yes_no(value):
     text = str(value).strip().lower()
     if text in YES:
-        return "yes"
+        return submission_fields.YES
     if text in NO:
-        return "no"
+        return submission_fields.NO
     return value  # the form reports it as an invalid choice
 
 
 def _form_data(request: Request, phase: Phase) -> dict:
     """The API's fields in the names and values the site's SubmissionForm reads."""
     params = request.data  # a QueryDict: uploads are multipart
-    data = {
-        name: params.get(name, "")
-        for name in (
-            "method_name",
-            "description",
-            "paper_url",
-            "code_url",
-            "n_parameters",
-            "model_family",
-            "training_hardware",
-            "code_commit_url",
-        )  # fmt: skip
-        if params.get(name) is not None
-    }
-    data["uses_external_data"] = _yes_no(params.get("uses_external_data", "no"))
-    data["visibility"] = params.get("visibility", "public")
+    data = {}
+    for f in submission_fields.FIELDS:
+        value = params.get(f.name)
+        if value is None:
+            value = f.default or None  # a flag or a choice with a default: absent means the default
+        if value is not None:
+            data[f.name] = _yes_no(value) if f.kind == "flag" else value
     team_slug = params.get("team")
     teams = Team.objects.for_user(request.user)
     team = teams.filter(slug=team_slug).first() if team_slug else teams.filter(personal=True).first()

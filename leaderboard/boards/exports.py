@@ -11,7 +11,8 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 
 import scoring
 from leaderboard.boards import published
@@ -21,6 +22,8 @@ from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified, sign
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
+from scoring import submission_fields
+from scoring.submission_fields import SubmissionField
 
 FORMAT_VERSION = 1
 
@@ -65,22 +68,40 @@ def describe_metric(task, key: str) -> dict:
         return {"key": key, "name": key, "higher_is_better": True, "description": ""}
 
 
-FIXED_COLUMNS = (
-    "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "method", "team", "submission_id",
-    "submission_url", "submitted_at", "visibility", "baseline", "uses_external_data", "declarations", "paper_url",
-    "code_url", "verified", "source", "model_family", "n_parameters", "training_hardware", "code_commit_url",
-)  # fmt: skip
+# The row's place on the board, before the method fields.
+PLACE_COLUMNS = ("rank", "position", "indistinguishable_from_leader", "p_value_vs_leader")
+# Who and when, and the platform's own marks, after the method fields.
+ENTRY_COLUMNS = ("team", "submission_id", "submission_url", "submitted_at", "baseline", "verified", "source",
+                 "declarations")  # fmt: skip
+
+
+def field_columns(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> list[tuple[str, SubmissionField]]:
+    """(export column, field) of each exported method field, in declaration order."""
+    return [(f.export, f) for f in fields if f.export]
+
+
+FIXED_COLUMNS = PLACE_COLUMNS + tuple(column for column, _ in field_columns()) + ENTRY_COLUMNS
 # The ``source`` of a board row; a published result says "reported in <paper>, Table N".
 OURS = "scored here"
 
 
-METADATA_COLUMNS = ("model_family", "n_parameters", "training_hardware", "code_commit_url")
+@cache
+def _field_plan(fields: tuple[SubmissionField, ...]) -> tuple[tuple[str, str, str, Callable, object], ...]:
+    """(export column, row column, field name, shown-value function, value when not stored) of each exported field."""
+    return tuple(
+        (column, f.column_name, f.name, submission_fields.shower(f), submission_fields.shown_value(f, None))
+        for column, f in field_columns(fields)
+    )
 
 
-def _metadata(stored: dict | None) -> dict:
-    """The optional method metadata a row copied from its submission (absent on rows built before it existed)."""
-    stored = stored or {}
-    return {key: stored.get(key, None if key == "n_parameters" else "") for key in METADATA_COLUMNS}
+def _field_values(row: dict, fields: tuple[SubmissionField, ...] = submission_fields.FIELDS) -> dict:
+    """The exported method fields of a board row: its own columns, else its ``metadata`` (rows built before
+    a field existed lack it there: not said)."""
+    stored = row.get("metadata") or {}
+    out = {}
+    for column, row_column, name, shown, unsaid in _field_plan(fields):
+        out[column] = shown(row[row_column]) if row_column in row else stored.get(name, unsaid)
+    return out
 
 
 # A private board's extra columns (after the reveal): the entry's public rank and value, and the shake-up.
@@ -111,20 +132,15 @@ def export_row(
         # None: unranked, or the bootstrap against the leader has not run yet.
         "indistinguishable_from_leader": None if row["rank"] is None or untested else mark,
         "p_value_vs_leader": _number(row["p_value"]),
-        "method": row["method_name"],
+        **_field_values(row),
         "team": row["team_name"],
         "submission_id": str(row["submission_id"]),
         "submission_url": absolute_reverse("submissions:detail", row["submission_id"]),
         "submitted_at": row["submitted_at"].isoformat(),
-        "visibility": "public" if row["is_public"] else "private",
         "baseline": row["is_baseline"],
-        "uses_external_data": row["uses_external_data"],
-        "declarations": row["declarations"] or {},
-        "paper_url": row["paper_url"],
-        "code_url": row["code_url"],
         "verified": is_verified(row.get("tags", "")),
         "source": OURS,
-        **_metadata(row.get("metadata")),
+        "declarations": row["declarations"] or {},
     }
     if private:
         out.update(public_rank=row.get("public_rank"), shift=shift(row), public_value=_number(row.get("public_value")))

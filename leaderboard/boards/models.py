@@ -16,8 +16,13 @@ the public rows, so public ranks never reveal that a private result exists.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.db import models
+
+from scoring import submission_fields
+from scoring.submission_fields import SubmissionField
 
 
 class BoardQuerySet(models.QuerySet):
@@ -108,7 +113,7 @@ class BoardRow(models.Model):
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
     declarations = models.JSONField(default=dict)
-    # The submission's optional method metadata (``submissions.models.metadata_dict``), for the exports.
+    # The exported method fields without a column here (``row_metadata``), by name, for the exports.
     metadata = models.JSONField(default=dict)
     # "|key=value|" tags of the declarations, so filters are plain substring tests in SQL.
     tags = models.TextField(blank=True)
@@ -150,6 +155,22 @@ class BoardRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method_name} ({self.team_name})"
+
+
+def carried_fields(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> list[SubmissionField]:
+    """The declared method fields a board row needs from its submission: the exported and the filtered ones."""
+    return [f for f in fields if f.export or f.board_filter]
+
+
+def metadata_fields(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> list[SubmissionField]:
+    """The exported method fields that have no ``BoardRow`` column of their own, so live in its ``metadata``."""
+    own = {f.name for f in BoardRow._meta.concrete_fields}
+    return [f for f in fields if f.export and f.column_name not in own]
+
+
+def row_metadata(columns: Mapping[str, Any], fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict:
+    """A row's ``metadata`` from its submission's columns: shown values (``shown_value``) by field name."""
+    return {f.name: submission_fields.shown_value(f, columns.get(f.column_name)) for f in metadata_fields(fields)}
 
 
 class PairTest(models.Model):

@@ -9,9 +9,9 @@ without JavaScript:
 - ``private=1`` (logged-in users): add the private rows of the user's teams;
 - ``<declaration>=<choice>`` (repeatable) and ``<declaration>_only=1`` for
   multi-choice declarations ("graph-only": ``modalities=graph&modalities_only=1``),
-  ``<declaration>=yes|no`` for yes/no ones, ``external=yes|no``, ``baseline=yes|no``,
-  ``verified=yes|no`` (staff reproduced the entry from its code), ``family=<model family>``
-  (one of ``Submission.ModelFamily``);
+  ``<declaration>=yes|no`` for yes/no ones, ``baseline=yes|no``, ``verified=yes|no`` (staff
+  reproduced the entry from its code), and the method fields' own filters
+  (``scoring.submission_fields``: ``external=yes|no``, ``family=<model family>``);
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``published=0``: hide the published results shown beside the rows (on by default);

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.boards import cache
-from leaderboard.boards.models import Board, BoardRow, PairTest
+from leaderboard.boards.models import Board, BoardRow, PairTest, carried_fields, row_metadata
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
 from leaderboard.boards.placement import (
     Candidate,
@@ -45,7 +45,7 @@ from leaderboard.boards.placement import (
 )
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase, Registration
-from leaderboard.submissions.models import Result, Submission, metadata_dict
+from leaderboard.submissions.models import Result, Submission
 from scoring.splits import PRIVATE, PUBLIC
 
 log = logging.getLogger(__name__)
@@ -61,11 +61,16 @@ def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
     return keys
 
 
-SUBMISSION_FIELDS = (
-    "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline",
-    "uses_external_data", "paper_url", "code_url", "declarations", "is_verified",
-    "model_family", "n_parameters", "training_hardware", "code_commit_url",
+_RANKING_FIELDS = (
+    "id", "team_id", "team__name", "method_name", "created_at", "is_public", "is_baseline", "declarations",
+    "is_verified",
 )  # fmt: skip
+# What a board row needs from a submission: ranking, then the method fields it exports or filters on.
+SUBMISSION_FIELDS = _RANKING_FIELDS + tuple(
+    f.column_name for f in carried_fields() if f.column_name not in _RANKING_FIELDS
+)
+# The submission columns of the filtered method fields (``spec.declaration_tags``).
+_FILTERED_COLUMNS = tuple(f.column_name for f in carried_fields() if f.board_filter)
 
 
 def _to_candidates(subs: list[dict], values: dict[str, dict[str, float]]) -> tuple[list[Candidate], dict[str, dict]]:
@@ -119,14 +124,13 @@ def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> Boar
         paper_url=s["paper_url"],
         code_url=s["code_url"],
         declarations=s["declarations"] or {},
-        metadata=metadata_dict(s["model_family"], s["n_parameters"], s["training_hardware"], s["code_commit_url"]),
+        metadata=row_metadata(s),
         tags=declaration_tags(
             spec.task,
             s["declarations"] or {},
-            uses_external_data=s["uses_external_data"],
             is_baseline=s["is_baseline"],
             is_verified=s["is_verified"],
-            model_family=s["model_family"],
+            **{column: s[column] for column in _FILTERED_COLUMNS},
         ),
         quality=direction_key(spec, values),
         tail=tail_key(c.submitted_at, c.id),

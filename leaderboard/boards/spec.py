@@ -7,14 +7,16 @@ which columns exist.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 import scoring
 from leaderboard.kinds.registry import site_kind
-from leaderboard.submissions.models import ModelFamily
 from scoring import keys as result_keys
+from scoring import submission_fields
 from scoring.significance import ALPHA
+from scoring.submission_fields import SubmissionField
 
 DEFAULT_DIRECTION = "default"
 # How a board marks entries indistinguishable from the leader.
@@ -179,22 +181,27 @@ class Filter:
     labels: tuple[str, ...] = ()
 
 
+def field_filters(fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> list[Filter]:
+    """The filters of the declared method fields that boards filter on (``SubmissionField.board_filter``)."""
+    filters = []
+    for f in fields:
+        if f.board_filter is None:
+            continue
+        board = f.board_filter
+        if f.kind == "flag":
+            filters.append(Filter(board.param, board.label, None, board.help))
+        else:  # one value per entry: a select of the choices by name
+            labels = tuple(c.label for c in f.choices)
+            filters.append(Filter(board.param, board.label, f.values, board.help, single=True, labels=labels))
+    return filters
+
+
 def filters_for(task: scoring.registry.Task) -> tuple[Filter, ...]:
-    """The task's declarations plus the platform's own "external data", "baseline" and "verified" flags."""
+    """The task's declarations, the declared method fields' filters, then the platform's "baseline" and "verified"."""
     filters = [Filter(d.key, d.label, d.choices, d.help) for d in task.declarations]
-    filters.append(Filter("external", "Uses external data", None, "Trained with data beyond the benchmark's own."))
+    filters += field_filters()
     filters.append(Filter("baseline", "Baseline", None, "Reference methods entered by the organizers."))
     filters.append(Filter("verified", "Verified", None, "Reproduced by the site's staff from the linked code."))
-    filters.append(
-        Filter(
-            "family",
-            "Model family",
-            tuple(ModelFamily.values),
-            "The kind of model, as the submitter declared it.",
-            single=True,
-            labels=tuple(str(label) for label in ModelFamily.labels),
-        )
-    )
     return tuple(filters)
 
 
@@ -209,20 +216,34 @@ def _yes_no(value) -> str:
     return "unknown"
 
 
+def field_tags(columns: dict[str, Any], fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> list[str]:
+    """The tags of the filtered method fields from a submission's columns: ``param=yes|no`` or ``param=<value>``."""
+    tags = []
+    for f in fields:
+        if f.board_filter is None:
+            continue
+        value = submission_fields.shown_value(f, columns.get(f.column_name))
+        if f.kind == "flag":
+            tags.append(f"{f.board_filter.param}={submission_fields.YES if value else submission_fields.NO}")
+        else:
+            tags.append(f"{f.board_filter.param}={value or 'unknown'}")
+    return tags
+
+
 def declaration_tags(
     task: scoring.registry.Task,
     declarations: dict,
     *,
-    uses_external_data: bool,
     is_baseline: bool,
     is_verified: bool = False,
-    model_family: str = "",
+    **columns: Any,
 ) -> str:
     """``|key=value|`` tags for substring filtering.
 
     Multi-choice declarations give one tag per chosen value plus ``key:=a,b``
     (the exact sorted set, for "only these" filters); yes/no ones give
     ``key=yes``, ``key=no`` or ``key=unknown`` when the submitter did not say.
+    ``columns`` are the submission's method-field columns (``field_tags``).
     """
     tags = []
     for d in task.declarations:
@@ -234,10 +255,9 @@ def declaration_tags(
             tags.append(f"{d.key}:={','.join(chosen)}")
         else:
             tags.append(f"{d.key}={_yes_no(value) if value is not None else 'unknown'}")
-    tags.append(f"external={'yes' if uses_external_data else 'no'}")
+    tags += field_tags(columns)
     tags.append(f"baseline={'yes' if is_baseline else 'no'}")
     tags.append(f"verified={'yes' if is_verified else 'no'}")
-    tags.append(f"family={model_family or 'unknown'}")
     return "|" + "|".join(tags) + "|"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import logging
 import zlib
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -14,12 +14,13 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions import quotas, staging
-from leaderboard.submissions.models import ModelFamily
 from leaderboard.submissions.services import Metadata, scoring_limits
+from scoring import submission_fields
+from scoring.submission_fields import SubmissionField
 
 ALLOWED_SUFFIXES = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".txt.gz", ".gz")
-YES_NO = [("no", "No"), ("yes", "Yes")]
-VISIBILITY = [("public", "Public: shown on the leaderboard"), ("private", "Private: only your team and organizers")]
+YES_NO = [(submission_fields.NO, "No"), (submission_fields.YES, "Yes")]
+NOT_SAID = ("", "not said")
 DECLARATION_PREFIX = "declare_"
 
 log = logging.getLogger(__name__)
@@ -30,10 +31,35 @@ def _yes_no_field(label: str, help_text: str = "", initial: str | None = None) -
         label=label,
         help_text=help_text,
         choices=YES_NO,
-        coerce=lambda value: value == "yes",
+        coerce=lambda value: value == submission_fields.YES,
         widget=forms.RadioSelect,
         initial=initial,
     )
+
+
+def form_field(f: SubmissionField) -> forms.Field:
+    """The submit form's field for a declared method field (its validation is the API's too)."""
+    common: dict[str, Any] = {"label": f.label, "help_text": f.help, "required": f.required}
+    if f.kind == "flag":
+        return _yes_no_field(f.label, f.help, f.default)
+    if f.kind == "choice" and f.default:  # always answered: radio buttons, preset
+        return forms.ChoiceField(choices=f.choice_pairs, widget=forms.RadioSelect, initial=f.default, label=f.label,
+                                 help_text=f.help)  # fmt: skip
+    if f.kind == "choice":
+        return forms.ChoiceField(choices=[NOT_SAID, *f.choice_pairs], **common)
+    if f.kind == "count":
+        return forms.IntegerField(min_value=0, **common)
+    if f.kind == "url":
+        max_length = f.max_length or submission_fields.URL_MAX_LENGTH
+        return forms.URLField(max_length=max_length, assume_scheme="https", **common)
+    if f.kind == "markdown":
+        return forms.CharField(max_length=f.max_length, widget=forms.Textarea(attrs={"rows": 5}), **common)
+    return forms.CharField(max_length=f.max_length, **common)
+
+
+def method_form_fields(fields=submission_fields.FIELDS) -> dict[str, forms.Field]:
+    """The form fields of the declared method fields, by name, in declaration order."""
+    return {f.name: form_field(f) for f in fields}
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -79,37 +105,21 @@ def previous_answers(user, phase) -> dict:
     """Initial values from the user's latest submission to this phase: the obvious defaults of a resubmission."""
     from leaderboard.submissions.models import Submission
 
+    remembered = [f for f in submission_fields.FIELDS if f.remembered]
     last = (
         Submission.objects.filter(phase=phase, user=user, is_baseline=False)
-        .only(
-            "team_id",
-            "method_name",
-            "paper_url",
-            "code_url",
-            "uses_external_data",
-            "declarations",
-            "is_public",
-            "model_family",
-            "training_hardware",
-        )  # fmt: skip
+        .only("team_id", "declarations", *(f.column_name for f in remembered))
         .order_by("-created_at")
         .first()
     )
     if last is None:
         return {}
-    initial = {
-        "team": last.team_id,
-        "method_name": last.method_name,
-        "paper_url": last.paper_url,
-        "code_url": last.code_url,
-        "uses_external_data": "yes" if last.uses_external_data else "no",
-        "model_family": last.model_family,
-        "training_hardware": last.training_hardware,
-        "visibility": "public" if last.is_public else "private",
-    }
+    initial: dict[str, Any] = {"team": last.team_id}
+    for f in remembered:
+        initial[f.name] = submission_fields.wire_value(f, getattr(last, f.column_name))
     for key, value in (last.declarations or {}).items():
         if isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = submission_fields.YES if value else submission_fields.NO
         initial[DECLARATION_PREFIX + key] = value
     return initial
 
@@ -126,36 +136,7 @@ class SubmissionForm(forms.Form):
     )
     staged_file = forms.CharField(required=False, widget=forms.HiddenInput)
     team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None, label="Submit as team")
-    method_name = forms.CharField(max_length=100, label="Method name")
-    description = forms.CharField(
-        required=False,
-        max_length=20_000,
-        widget=forms.Textarea(attrs={"rows": 5}),
-        help_text="Markdown. Links and basic formatting are kept; anything else is removed.",
-    )
-    paper_url = forms.URLField(required=False, label="Paper URL", assume_scheme="https")
-    code_url = forms.URLField(required=False, label="Code URL", assume_scheme="https")
-    code_commit_url = forms.URLField(
-        required=False,
-        max_length=300,
-        label="Code commit URL",
-        assume_scheme="https",
-        help_text="A link to the exact commit that made these predictions (e.g. https://github.com/you/repo/commit/1a2b3c4).",
-    )
-    model_family = forms.ChoiceField(
-        required=False, choices=[("", "not said"), *ModelFamily.choices], label="Model family"
-    )
-    n_parameters = forms.IntegerField(required=False, min_value=0, label="Number of parameters")
-    training_hardware = forms.CharField(
-        required=False, max_length=100, label="Training hardware", help_text='e.g. "1x NVIDIA A100 40 GB, 6 h".'
-    )
-    uses_external_data = _yes_no_field(
-        "Uses external data or pre-training",
-        "Yes if the model saw data beyond the benchmark's own training set, pre-training included "
-        "(a pre-trained language model or graph encoder counts).",
-        "no",
-    )
-    visibility = forms.ChoiceField(choices=VISIBILITY, widget=forms.RadioSelect, initial="public")
+    # Then the declared method fields (``method_form_fields``), added per form in ``__init__``.
 
     def __init__(self, *args, phase, user, upload_refused: str = "", teams=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -174,6 +155,7 @@ class SubmissionForm(forms.Form):
             teams = Team.objects.for_user(user).order_by("-personal", "name")
         self.teams = teams  # the teams the user may submit for (an organized phase: the registered one)
         cast(forms.ModelChoiceField, self.fields["team"]).queryset = teams
+        self.fields.update(method_form_fields())
         personal = teams.filter(personal=True).first()
         if personal is not None:
             self.fields["team"].initial = personal.pk
@@ -200,9 +182,20 @@ class SubmissionForm(forms.Form):
             else:
                 # No default: the submitter must answer explicitly (DrugbankDDI's context features leak the label).
                 self.fields[name] = _yes_no_field(declaration.label, declaration.help)
+        for f in submission_fields.FIELDS:  # the page's order, so the error summary follows it
+            if not f.describes_method:
+                self.fields[f.name] = self.fields.pop(f.name)
 
     def declaration_fields(self) -> list:
         return [self[DECLARATION_PREFIX + d.key] for d in self.task.declarations]
+
+    def method_fields(self) -> list:
+        """The declared fields about the method, in order (the submit page asks them before the declarations)."""
+        return [self[f.name] for f in submission_fields.FIELDS if f.describes_method]
+
+    def entry_fields(self) -> list:
+        """The declared choices about the entry itself (visibility), asked after the declarations."""
+        return [self[f.name] for f in submission_fields.FIELDS if not f.describes_method]
 
     def clean_file(self):
         if self.upload_refused:
@@ -301,15 +294,6 @@ class SubmissionForm(forms.Form):
         data = self.cleaned_data
         declarations = {d.key: data[DECLARATION_PREFIX + d.key] for d in self.task.declarations}
         return Metadata(
-            method_name=data["method_name"].strip(),
-            description=data["description"],
-            paper_url=data["paper_url"],
-            code_url=data["code_url"],
-            n_parameters=data["n_parameters"],
-            uses_external_data=data["uses_external_data"],
-            model_family=data["model_family"],
-            training_hardware=data["training_hardware"].strip(),
-            code_commit_url=data["code_commit_url"],
             declarations=declarations,
-            is_public=data["visibility"] == "public",
+            **{f.column_name: submission_fields.stored_value(f, data[f.name]) for f in submission_fields.FIELDS},
         )

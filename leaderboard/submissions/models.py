@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
+from scoring import submission_fields
 from scoring.splits import ALL, PRIVATE, PUBLIC
 
 if TYPE_CHECKING:
@@ -75,16 +76,6 @@ class SubmissionQuerySet(models.QuerySet):
         return self.filter(user=user, phase=phase)
 
 
-class ModelFamily(models.TextChoices):
-    """What kind of model made a submission (the board's "Model family" filter)."""
-
-    GNN = "gnn", "GNN"
-    TRANSFORMER = "transformer", "Transformer"
-    LANGUAGE_MODEL = "language-model", "Language model"
-    FINGERPRINTS = "fingerprints-ml", "Fingerprints + classical ML"
-    OTHER = "other", "Other"
-
-
 class Submission(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -107,22 +98,23 @@ class Submission(models.Model):
     file_size = models.BigIntegerField(default=0)
     sha256 = models.CharField(max_length=64)
 
+    # The method fields a submitter fills in: declared, with their labels, help and validation, in
+    # scoring.submission_fields (a test holds these columns to it); "" or None = not said.
     method_name = models.CharField(max_length=100)
     description = models.TextField(blank=True)  # Markdown, rendered sanitised
     paper_url = models.URLField(blank=True)
     code_url = models.URLField(blank=True)
+    code_commit_url = models.URLField(max_length=300, blank=True)
+    model_family = models.CharField(
+        max_length=20, choices=submission_fields.field("model_family").choice_pairs, blank=True
+    )
     n_parameters = models.BigIntegerField(null=True, blank=True)
+    training_hardware = models.CharField(max_length=100, blank=True)
     # Pre-training on data beyond the benchmark's own training set counts as external data.
     uses_external_data = models.BooleanField(default=False)
-    # Optional structured metadata a researcher filters on (issue 13, item 8); "" = not said.
-    model_family = models.CharField(max_length=20, choices=ModelFamily.choices, blank=True)
-    training_hardware = models.CharField(max_length=100, blank=True, help_text='e.g. "1x NVIDIA A100 40 GB, 6 h"')
-    code_commit_url = models.URLField(
-        max_length=300, blank=True, help_text="A link to the exact commit of the code that made these predictions."
-    )
+    is_public = models.BooleanField(default=True)  # the "visibility" field
     # Task-specific declarations keyed by scoring's Declaration.key.
     declarations = models.JSONField(default=dict, blank=True)
-    is_public = models.BooleanField(default=True)
     is_baseline = models.BooleanField(default=False)
     # Staff reproduced the result from the linked code (set in the admin, never by the submitter).
     is_verified = models.BooleanField(default=False)
@@ -220,16 +212,6 @@ class Submission(models.Model):
             return None
         earlier = Submission.objects.queued().filter(created_at__lt=self.created_at).count()
         return earlier + 1
-
-
-def metadata_dict(model_family: str, n_parameters: int | None, training_hardware: str, code_commit_url: str) -> dict:
-    """The board row's ``metadata``: the four optional fields, keyed as the exports name them."""
-    return {
-        "model_family": model_family or "",
-        "n_parameters": n_parameters,
-        "training_hardware": training_hardware or "",
-        "code_commit_url": code_commit_url or "",
-    }
 
 
 class ResultQuerySet(models.QuerySet):

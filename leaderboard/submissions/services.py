@@ -40,6 +40,7 @@ from leaderboard.challenges.truth_cache import TruthMissing, phase_split, phase_
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
+from scoring import submission_fields
 from scoring.splits import ALL, PRIVATE, PUBLIC
 
 if TYPE_CHECKING:
@@ -104,21 +105,25 @@ def _sha256_of(upload: UploadedFile) -> str:
     return digest.hexdigest()
 
 
-@dataclass
 class Metadata:
-    """What a submitter says about the method (everything but the file)."""
+    """What a submitter says about the method (everything but the file).
 
-    method_name: str
-    description: str = ""
-    paper_url: str = ""
-    code_url: str = ""
-    n_parameters: int | None = None
-    uses_external_data: bool = False
-    model_family: str = ""
-    training_hardware: str = ""
-    code_commit_url: str = ""
-    declarations: dict = field(default_factory=dict)
-    is_public: bool = True
+    The model columns of the declared method fields (``scoring.submission_fields``),
+    as stored (``stored_value``), plus the task's declarations. Fields left out take
+    the model's defaults; the required ones (the method name) must be given.
+    """
+
+    def __init__(self, *, declarations: dict | None = None, **columns: Any) -> None:
+        known = {f.column_name: f for f in submission_fields.FIELDS}
+        if unknown := sorted(set(columns) - set(known)):
+            raise TypeError(f"Metadata() got an unexpected keyword argument {unknown[0]!r}")
+        if missing := [c for c, f in known.items() if f.required and c not in columns]:
+            raise TypeError(f"Metadata() missing required keyword argument {missing[0]!r}")
+        self.columns = columns
+        self.declarations = declarations or {}
+
+    def __repr__(self) -> str:
+        return f"Metadata({self.columns!r}, declarations={self.declarations!r})"
 
 
 def create_submission(
@@ -158,17 +163,8 @@ def create_submission(
         user=user,
         file_name=(upload.name or "predictions.csv")[:255],
         file_size=upload.size or 0,
-        method_name=metadata.method_name,
-        description=metadata.description,
-        paper_url=metadata.paper_url,
-        code_url=metadata.code_url,
-        n_parameters=metadata.n_parameters,
-        uses_external_data=metadata.uses_external_data,
-        model_family=metadata.model_family,
-        training_hardware=metadata.training_hardware,
-        code_commit_url=metadata.code_commit_url,
         declarations=metadata.declarations,
-        is_public=metadata.is_public,
+        **metadata.columns,
         is_baseline=is_baseline,
     )
     upload.seek(0)

@@ -1,10 +1,14 @@
-"""Shapes of a submission for pages and JSON: headline metrics, the status payload."""
+"""Shapes of a submission for pages and JSON: headline metrics, the status payload, its method fields."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
+from scoring import submission_fields
 from scoring.splits import ALL, PRIVATE, PUBLIC
+from scoring.submission_fields import SubmissionField
 
 
 def overall_results(submission: Submission, part: str = PUBLIC) -> dict[str, float]:
@@ -97,3 +101,43 @@ def truth_size(phase) -> dict | None:
         "per_split_max": max(per_seed) if per_seed else None,
         "subsample": phase.truth_is_synthetic,
     }
+
+
+def field_values(submission: Submission, fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict:
+    """The declared method fields by name, as the API shows them (``shown_value``)."""
+    return {f.name: submission_fields.shown_value(f, getattr(submission, f.column_name)) for f in fields}
+
+
+# The submission page's title already names the method.
+TITLE_FIELD = "method_name"
+
+
+def method_facts(submission: Submission, fields: Iterable[SubmissionField] = submission_fields.FIELDS) -> dict:
+    """What the submission page says about the method: Markdown texts, then a list of labelled facts.
+
+    A link that was not given is left out; anything else not given says so.
+    """
+    texts, facts = [], []
+    for f in fields:
+        if not f.describes_method or f.name == TITLE_FIELD:
+            continue
+        value = submission_fields.shown_value(f, getattr(submission, f.column_name))
+        if f.kind == "markdown":
+            if value:
+                texts.append(value)
+            continue
+        if f.kind == "url" and not value:
+            continue
+        if f.kind == "flag":
+            text = "yes" if value else "no"
+        elif f.kind == "choice":
+            text = f.label_of(str(value)) if value else ""
+        elif f.kind == "count":
+            text = "" if value is None else f"{value:,}"
+        else:
+            text = str(value)
+        facts.append(
+            {"id": f.name.replace("_", "-"), "label": f.label, "text": text or "not given",
+             "url": value if f.kind == "url" else ""}
+        )  # fmt: skip
+    return {"texts": texts, "facts": facts}

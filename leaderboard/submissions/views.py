@@ -28,7 +28,7 @@ from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.summary import headline_metrics, revealed_parts, status_payload, truth_size
+from leaderboard.submissions.summary import headline_metrics, method_facts, revealed_parts, status_payload, truth_size
 from leaderboard.submissions.uploads import upload_refused
 
 if TYPE_CHECKING:
@@ -196,6 +196,7 @@ def _detail_context(submission: Submission, permissions) -> dict:
         "queue_position": submission.queue_position(),
         "access": permissions,
         "declarations": [(d, submission.declarations.get(d.key)) for d in task.declarations],
+        "method": method_facts(submission),
     }
 
 

@@ -19,7 +19,7 @@ from leaderboard.submissions.models import Submission
 from tests.conftest import REPO
 from tests.integration.test_submission_pipeline import mudi_with_known_errors
 from tests.scoring.test_malformed_corpus import DEFAULT_TRUTH, PREDICTION_CASES
-from tests.submissions.helpers import invalid_mudi_csv, mudi_truth_csv
+from tests.submissions.helpers import invalid_mudi_csv, mudi_prediction_csv, mudi_truth_csv
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # The console script's code, run from this checkout (PYTHONPATH below) rather than whatever is installed.
@@ -192,3 +192,29 @@ def test_submit_wait_on_a_real_mudi_file_prints_exactly_the_scoring_numbers(
     submission = Submission.objects.get()
     api = Client(live_server.url, token).status(str(submission.pk))
     assert api["metrics"] == {k: v for k, v in expected["metrics"].items() if v is not None}
+
+
+def test_submit_sends_the_method_fields_the_site_stores_and_shows(live_server, alice, make_token, home, tmp_path):
+    sync_standing_challenges()
+    _import("mudi", mudi_truth_csv(), tmp_path)
+    pred = tmp_path / "pred.csv"
+    pred.write_bytes(mudi_prediction_csv())
+    (tmp_path / "about.md").write_text("A *graph* model.")
+    done = run_cli(home, "--url", live_server.url, "--token", make_token(alice, "submit"), "submit", "mudi",
+                   str(pred), "--method", "GraphDDI", "--description-file", str(tmp_path / "about.md"),
+                   "--paper", "https://example.org/paper", "--code", "https://example.org/code",
+                   "--code-commit-url", "https://example.org/code/commit/1a2b3c4", "--model-family", "gnn",
+                   "--n-parameters", "1200000", "--training-hardware", "1x A100, 6 h", "--external-data",
+                   "--private", "--declare", "modalities=graph")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    submission = Submission.objects.get()
+    assert (submission.method_name, submission.description) == ("GraphDDI", "A *graph* model.")
+    assert (submission.paper_url, submission.code_url) == ("https://example.org/paper", "https://example.org/code")
+    assert submission.code_commit_url == "https://example.org/code/commit/1a2b3c4"
+    assert (submission.model_family, submission.n_parameters, submission.training_hardware) == (
+        "gnn", 1_200_000, "1x A100, 6 h"
+    )  # fmt: skip
+    assert submission.uses_external_data and not submission.is_public
+    wrong = run_cli(home, "--url", live_server.url, "--token", "ddi_x", "submit", "mudi", str(pred), "--method",
+                    "X", "--model-family", "quantum")  # fmt: skip
+    assert wrong.returncode == 2 and "'quantum' is not one of" in wrong.stderr
