@@ -322,11 +322,32 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660)
 CELERY_TIMEZONE = "UTC"
+# Queues by job (docs/deploy.md "Queues"): scoring never waits behind board work. Scoring workers
+# consume only the two scoring queues (uploads above SCORING_LARGE_UPLOAD_BYTES go to the second,
+# read in turn with the first, so a run of big files cannot hold small ones); every other job
+# (boards, statistics, e-mail, cache, chores) goes to the background queue. A worker started
+# without -Q consumes all three (tests, a one-process trial).
+SCORING_QUEUE = "scoring"
+SCORING_LARGE_QUEUE = "scoring-large"
+BACKGROUND_QUEUE = "background"
+SCORING_LARGE_UPLOAD_BYTES = env_int("SCORING_LARGE_UPLOAD_BYTES", 10 * 1024 * 1024)
+CELERY_TASK_DEFAULT_QUEUE = BACKGROUND_QUEUE
+CELERY_TASK_QUEUES = {name: {"routing_key": name} for name in (SCORING_QUEUE, SCORING_LARGE_QUEUE, BACKGROUND_QUEUE)}
+# queueing.enqueue picks the scoring queue by size; this route covers any other sender of the task.
+CELERY_TASK_ROUTES = {"submissions.score_submission": {"queue": SCORING_QUEUE}}
+# A burst of scores on one phase becomes one board refresh: the refresh waits this long for more.
+BOARD_REFRESH_DELAY_SECONDS = env_int("BOARD_REFRESH_DELAY_SECONDS", 2)
 # Apps add their periodic jobs in AppConfig.ready() with leaderboard.celery.register_periodic_task().
 CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # How often beat sends the worker heartbeat that /healthz reports (seconds).
 OPS_HEARTBEAT_SECONDS = env_int("OPS_HEARTBEAT_SECONDS", 60)
+# /healthz says "degraded" (docs/operations.md) when a queue's newest worker heartbeat is older than
+# this, or the oldest queued submission has waited longer than HEALTH_MAX_QUEUE_WAIT_SECONDS; it
+# answers HEALTH_DEGRADED_STATUS then (200 by default: a web node is fine while workers lag).
+HEALTH_MAX_HEARTBEAT_AGE_SECONDS = env_int("HEALTH_MAX_HEARTBEAT_AGE_SECONDS", 3 * OPS_HEARTBEAT_SECONDS)
+HEALTH_MAX_QUEUE_WAIT_SECONDS = env_int("HEALTH_MAX_QUEUE_WAIT_SECONDS", 300)
+HEALTH_DEGRADED_STATUS = env_int("HEALTH_DEGRADED_STATUS", 200)
 
 # Email: the console by default, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")

@@ -54,6 +54,12 @@ class SubmissionQuerySet(models.QuerySet):
     def queued(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.QUEUED)
 
+    def oldest_queued_at(self):
+        """When the submission waiting longest for a scoring worker was queued (None: nothing waits)."""
+        from django.db.models.functions import Coalesce
+
+        return self.queued().aggregate(oldest=models.Min(Coalesce("queued_at", "created_at")))["oldest"]
+
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
 
@@ -206,12 +212,24 @@ class Submission(models.Model):
     def is_finished(self) -> bool:
         return self.status in (self.Status.SCORED, self.Status.FAILED)
 
+    @property
+    def is_large_upload(self) -> bool:
+        """Whether the upload waits on the scoring queue of large files (``SCORING_LARGE_UPLOAD_BYTES``)."""
+        return self.file_size > settings.SCORING_LARGE_UPLOAD_BYTES
+
     def queue_position(self) -> int | None:
-        """1 for the next queued submission to be scored; None unless queued."""
+        """1 for the next submission its scoring queue will start; None unless queued.
+
+        Counted in its own queue (small and large uploads wait apart), from the time it was queued
+        (a re-scored submission queues again), so the number falls as the rows ahead start.
+        """
         if self.status != self.Status.QUEUED:
             return None
-        earlier = Submission.objects.queued().filter(created_at__lt=self.created_at).count()
-        return earlier + 1
+        large = settings.SCORING_LARGE_UPLOAD_BYTES
+        same_queue = Q(file_size__gt=large) if self.is_large_upload else Q(file_size__lte=large)
+        since = self.queued_at or self.created_at
+        ahead = Q(queued_at__lt=since) | Q(queued_at__isnull=True, created_at__lt=since)
+        return Submission.objects.queued().filter(same_queue).filter(ahead).count() + 1
 
 
 class ResultQuerySet(models.QuerySet):

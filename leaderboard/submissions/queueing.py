@@ -11,7 +11,10 @@ import uuid
 from functools import partial
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
+
+from leaderboard.submissions.models import Submission
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +25,26 @@ SCORE_TASK = "submissions.score_submission"
 PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 
 
+def scoring_queue_for(submission: Submission) -> str:
+    """The scoring queue of a submission: large uploads wait on their own queue.
+
+    The scoring workers read the two queues in turn, so a run of large uploads never holds a small one
+    for longer than one large job per worker process.
+    """
+    return settings.SCORING_LARGE_QUEUE if submission.is_large_upload else settings.SCORING_QUEUE
+
+
 def enqueue(submission_id: uuid.UUID) -> bool:
-    """Send the scoring task for one submission; False (and a log line) if the broker refused."""
+    """Send the scoring task for one submission to its queue; False (and a log line) if the broker refused."""
+    file_size = Submission.objects.filter(pk=submission_id).values_list("file_size", flat=True).first() or 0
     try:
-        current_app.send_task(SCORE_TASK, args=[str(submission_id)], retry=True, retry_policy=PUBLISH_RETRY_POLICY)
+        current_app.send_task(
+            SCORE_TASK,
+            args=[str(submission_id)],
+            queue=scoring_queue_for(Submission(file_size=file_size)),
+            retry=True,
+            retry_policy=PUBLISH_RETRY_POLICY,
+        )
     except Exception:  # any broker failure: the row stays queued and the sweep re-sends it
         log.exception("could not enqueue submission %s; the sweep will re-send it", submission_id)
         return False

@@ -1,9 +1,10 @@
-"""Run the web server, a Celery worker and Celery beat together in the foreground.
+"""Run the web server, a scoring worker, a background worker and Celery beat together in the foreground.
 
 This is what ``make run`` ends with. Each child's output is printed with a name
 prefix; the URL and the demo login are printed once the web server answers.
-Ctrl-C or SIGTERM stops all three; if any one of them exits, the others are
-stopped too, so a broken worker never hides behind a working web server. If
+The scoring worker (prefix ``worker``) consumes only the scoring queues; the background worker
+(``bg``) runs board, statistics, e-mail and chore jobs. Ctrl-C or SIGTERM stops all four;
+if any one of them exits, the others are stopped too, so a broken worker never hides behind a working web server. If
 runall itself dies without a chance to stop them (SIGKILL, a crash, a harness
 stopping its process group), the kernel sends each child SIGTERM
 (``PR_SET_PDEATHSIG``), so no orphan keeps the port.
@@ -98,7 +99,7 @@ def child_env(addr: str, port: int) -> dict[str, str]:
 
 
 class Command(BaseCommand):
-    help = "Run web (runserver), a Celery worker and beat in the foreground; Ctrl-C stops all of them."
+    help = "Run web (runserver), a scoring and a background Celery worker and beat in the foreground; Ctrl-C stops all."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--addr", default="127.0.0.1", help="Address the web server listens on.")
@@ -108,7 +109,12 @@ class Command(BaseCommand):
             default=int(os.environ.get("PORT") or 8000),
             help="Port the web server listens on (default: $PORT, else 8000); links in emails follow it.",
         )
-        parser.add_argument("--concurrency", type=int, default=2, help="Worker processes of the Celery worker.")
+        parser.add_argument(
+            "--concurrency",
+            type=int,
+            default=2,
+            help="Worker processes of the scoring worker (the background one has 1).",
+        )
 
     def handle(self, *args, addr: str, port: int, concurrency: int, **options) -> None:
         self._lock = threading.Lock()
@@ -133,7 +139,7 @@ class Command(BaseCommand):
                     break
             self._stop.wait(0.5)
 
-        self._say("Stopping web, worker and beat...")
+        self._say("Stopping web, workers and beat...")
         self._stop_children(children)
         self._say("All stopped.")
         if exit_code:
@@ -146,9 +152,22 @@ class Command(BaseCommand):
         if settings.CELERY_BROKER_URL.startswith("filesystem://"):
             # The filesystem transport has no broadcast exchange for these worker-to-worker chats.
             worker_flags += ["--without-gossip", "--without-mingle"]
+        scoring_queues = f"{settings.SCORING_QUEUE},{settings.SCORING_LARGE_QUEUE}"
         return {
             "web": [sys.executable, manage, "runserver", f"{addr}:{port}", "--noreload"],
-            "worker": [*celery, "worker", "--loglevel=INFO", *worker_flags],
+            # Scoring has worker processes of its own, so an upload never waits behind board work.
+            "worker": [*celery, "worker", "--loglevel=INFO", "-n", "scoring@%h", "-Q", scoring_queues, *worker_flags],
+            "bg": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "background@%h",
+                "-Q",
+                settings.BACKGROUND_QUEUE,
+                "--concurrency=1",
+                *worker_flags[1:],
+            ],  # fmt: skip
             "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={settings.CELERY_BEAT_SCHEDULE_FILENAME}"],
         }
 
@@ -198,7 +217,7 @@ class Command(BaseCommand):
                 lines.append(f"Demo login: {DEMO_USERNAME} / {demo_password()}")
         finally:
             connection.close()  # this thread's own connection
-        lines.append("Press Ctrl-C to stop web, worker and beat.")
+        lines.append("Press Ctrl-C to stop web, workers and beat.")
         width = max(len(line) for line in lines)
         self._say("=" * width)
         for line in lines:
