@@ -351,3 +351,11 @@ def pytest_sessionfinish(session, exitstatus):
         var_dir = Path(settings.VAR_DIR)
         if var_dir.name.startswith("test-") and var_dir.parent == REPO / "var":
             shutil.rmtree(var_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def result_emails_sent_at_once(monkeypatch):
+    """Run the result e-mail job in-process when it is enqueued (production sends it to the background queue)."""
+    from leaderboard.submissions import emails
+
+    monkeypatch.setattr(emails.email_result, "delay", lambda submission_id: emails.email_result(submission_id))
