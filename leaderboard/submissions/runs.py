@@ -29,9 +29,25 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)
 MAX_RETRIES = 3
 
 
-def scoring_limits() -> scoring.Limits:
-    """The size cap of uploads, applied by scoring to the uncompressed content as well."""
-    return scoring.Limits(max_bytes=int(settings.SUBMISSION_MAX_BYTES))
+def read_bound(truth=None) -> int:
+    """How many uncompressed bytes of an upload are read at most: proportional to the truth's rows.
+
+    ``SUBMISSION_MAX_BYTES_PER_TRUTH_ROW`` per test row (at least ``SUBMISSION_MIN_READ_BYTES``), and
+    never more than the upload cap ``SUBMISSION_MAX_BYTES``. Scoring stops decompressing there, so a
+    small gzip bomb is refused after reading the bound, not after filling the worker's memory.
+    """
+    cap = int(settings.SUBMISSION_MAX_BYTES)
+    rows = int(getattr(truth, "n_rows", 0) or 0)
+    if rows <= 0:
+        return cap
+    return min(
+        cap, max(int(settings.SUBMISSION_MIN_READ_BYTES), rows * int(settings.SUBMISSION_MAX_BYTES_PER_TRUTH_ROW))
+    )
+
+
+def scoring_limits(truth=None) -> scoring.Limits:
+    """The read bound of uploads (``read_bound``), applied by scoring to the uncompressed content as well."""
+    return scoring.Limits(max_bytes=read_bound(truth))
 
 
 def _test_delay() -> None:
@@ -60,8 +76,8 @@ def _score_file(submission: Submission) -> scoring.Score | dict[str, scoring.Sco
     truth = phase_truth(phase)
     with submission.file.open("rb") as handle:
         if phase.split_spec is None:
-            return scoring.score_files(phase.task, truth, handle, limits=scoring_limits())
-        return scoring.score_parts(phase.task, truth, handle, phase_split(phase), limits=scoring_limits())
+            return scoring.score_files(phase.task, truth, handle, limits=scoring_limits(truth))
+        return scoring.score_parts(phase.task, truth, handle, phase_split(phase), limits=scoring_limits(truth))
 
 
 def score_claimed(submission_id: str, token) -> str:
