@@ -387,11 +387,11 @@ def _create(request: Request, phase: Phase) -> Response:
         )
     except quotas.QuotaExceeded as exceeded:
         raise _quota_problem(exceeded) from None
-    except quotas.WorkerTimeExhausted as refused:
-        retry = max(1, int((refused.resets_at - timezone.now()).total_seconds()))
+    except quotas.WorkerTimeExhausted as exhausted:
+        retry = max(1, int((exhausted.resets_at - timezone.now()).total_seconds()))
         raise ApiProblem(
-            429, "worker-time-exhausted", "Daily worker time for invalid files used", str(refused),
-            headers={"Retry-After": str(retry)}, resets_at=refused.resets_at.isoformat(),
+            429, "worker-time-exhausted", "Daily worker time for invalid files used", str(exhausted),
+            headers={"Retry-After": str(retry)}, resets_at=exhausted.resets_at.isoformat(),
         ) from None  # fmt: skip
     except quotas.EmailNotVerified as refused:
         raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
