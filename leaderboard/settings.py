@@ -323,17 +323,17 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660)
 CELERY_TIMEZONE = "UTC"
 # Queues by job (docs/deploy.md "Queues"): scoring never waits behind board work. Scoring workers
-# consume only the two scoring queues (uploads above SCORING_LARGE_UPLOAD_BYTES go to the second,
-# read in turn with the first, so a run of big files cannot hold small ones); every other job
+# consume only the two scoring queues (uploads above SCORING_LARGE_UPLOAD_BYTES, and gzip ones, go to
+# the second, so a run of big files cannot hold small ones: docs/deploy.md); every other job
 # (boards, statistics, e-mail, cache, chores) goes to the background queue. A worker started
 # without -Q consumes all three (tests, a one-process trial).
 SCORING_QUEUE = "scoring"
 SCORING_LARGE_QUEUE = "scoring-large"
 BACKGROUND_QUEUE = "background"
-SCORING_LARGE_UPLOAD_BYTES = env_int("SCORING_LARGE_UPLOAD_BYTES", 10 * 1024 * 1024)
+SCORING_LARGE_UPLOAD_BYTES = env_int("SCORING_LARGE_UPLOAD_BYTES", 1024 * 1024)
 CELERY_TASK_DEFAULT_QUEUE = BACKGROUND_QUEUE
 CELERY_TASK_QUEUES = {name: {"routing_key": name} for name in (SCORING_QUEUE, SCORING_LARGE_QUEUE, BACKGROUND_QUEUE)}
-# queueing.enqueue picks the scoring queue by size; this route covers any other sender of the task.
+# queueing.enqueue sends to the row's scoring_queue; this route covers any other sender of the task.
 CELERY_TASK_ROUTES = {"submissions.score_submission": {"queue": SCORING_QUEUE}}
 # A burst of scores on one phase becomes one board refresh: the refresh waits this long for more.
 BOARD_REFRESH_DELAY_SECONDS = env_int("BOARD_REFRESH_DELAY_SECONDS", 2)

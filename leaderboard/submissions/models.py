@@ -131,6 +131,9 @@ class Submission(models.Model):
     verified_at = models.DateTimeField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # The Celery queue its scoring waits on (``queueing.scoring_queue_for``: large and compressed uploads
+    # apart), chosen once at upload; the queue position counts this queue only.
+    scoring_queue = models.CharField(max_length=20, default="scoring")
     error_kind = models.CharField(max_length=10, choices=ErrorKind.choices, default="", blank=True)
     error_message = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -212,24 +215,18 @@ class Submission(models.Model):
     def is_finished(self) -> bool:
         return self.status in (self.Status.SCORED, self.Status.FAILED)
 
-    @property
-    def is_large_upload(self) -> bool:
-        """Whether the upload waits on the scoring queue of large files (``SCORING_LARGE_UPLOAD_BYTES``)."""
-        return self.file_size > settings.SCORING_LARGE_UPLOAD_BYTES
-
     def queue_position(self) -> int | None:
         """1 for the next submission its scoring queue will start; None unless queued.
 
-        Counted in its own queue (small and large uploads wait apart), from the time it was queued
-        (a re-scored submission queues again), so the number falls as the rows ahead start.
+        Counted in its own queue (``scoring_queue``: small and large uploads wait apart), from the
+        time it was queued (a re-scored submission queues again), so the number falls as the rows
+        ahead start.
         """
         if self.status != self.Status.QUEUED:
             return None
-        large = settings.SCORING_LARGE_UPLOAD_BYTES
-        same_queue = Q(file_size__gt=large) if self.is_large_upload else Q(file_size__lte=large)
         since = self.queued_at or self.created_at
         ahead = Q(queued_at__lt=since) | Q(queued_at__isnull=True, created_at__lt=since)
-        return Submission.objects.queued().filter(same_queue).filter(ahead).count() + 1
+        return Submission.objects.queued().filter(scoring_queue=self.scoring_queue).filter(ahead).count() + 1
 
 
 class ResultQuerySet(models.QuerySet):

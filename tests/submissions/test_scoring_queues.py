@@ -1,36 +1,35 @@
-"""Scoring queues: large uploads wait apart, the queue position is counted in the submission's own queue."""
+"""Scoring queues: large and gzip uploads wait apart; the queue position counts the submission's own queue."""
 
 from __future__ import annotations
 
+import gzip
+
 from leaderboard.submissions import outcomes, queueing
-from leaderboard.submissions.models import Submission
-from tests.submissions.helpers import make_submission
+from tests.submissions.helpers import make_submission, mudi_prediction_csv
 
 
 def position(client, submission) -> int | None:
     return client.get(f"/submissions/{submission.pk}/status.json").json()["queue_position"]
 
 
-def test_the_scoring_task_goes_to_the_queue_of_the_uploads_size(mudi_phase, alice, settings, monkeypatch):
+def test_large_and_compressed_uploads_are_scored_from_the_large_queue(mudi_phase, alice, settings, monkeypatch):
     calls = []
-    monkeypatch.setattr(queueing.current_app, "send_task", lambda name, **options: calls.append((name, options)))
-    small = make_submission(mudi_phase, alice.personal_team, alice)
-    settings.SCORING_LARGE_UPLOAD_BYTES = small.file_size - 1
-    queueing.enqueue(small.pk)
-    settings.SCORING_LARGE_UPLOAD_BYTES = small.file_size
-    queueing.enqueue(small.pk)
-    assert [(name, options["queue"]) for name, options in calls] == [
-        ("submissions.score_submission", "scoring-large"),
-        ("submissions.score_submission", "scoring"),
-    ]
+    monkeypatch.setattr(queueing.current_app, "send_task", lambda name, **options: calls.append(options["queue"]))
+    plain = make_submission(mudi_phase, alice.personal_team, alice)
+    compressed = make_submission(mudi_phase, alice.personal_team, alice, content=gzip.compress(mudi_prediction_csv()))
+    settings.SCORING_LARGE_UPLOAD_BYTES = len(mudi_prediction_csv()) - 1
+    large = make_submission(mudi_phase, alice.personal_team, alice)
+    for submission in (plain, compressed, large):
+        queueing.enqueue(submission.pk)
+    assert calls == ["scoring", "scoring-large", "scoring-large"]
+    assert [s.scoring_queue for s in (plain, compressed, large)] == calls
 
 
-def test_the_queue_position_counts_only_the_submissions_own_queue(client, mudi_phase, alice, settings, sent):
+def test_the_queue_position_counts_only_the_submissions_own_queue(client, mudi_phase, alice, sent):
     first = make_submission(mudi_phase, alice.personal_team, alice)
-    big = make_submission(mudi_phase, alice.personal_team, alice)
+    compressed = make_submission(mudi_phase, alice.personal_team, alice, content=gzip.compress(mudi_prediction_csv()))
     last = make_submission(mudi_phase, alice.personal_team, alice)
-    Submission.objects.filter(pk=big.pk).update(file_size=settings.SCORING_LARGE_UPLOAD_BYTES + 1)
-    assert [position(client, s) for s in (first, big, last)] == [1, 1, 2]
+    assert [position(client, s) for s in (first, compressed, last)] == [1, 1, 2]
 
 
 def test_the_queue_position_falls_as_the_submissions_ahead_start(client, mudi_phase, alice, sent):

@@ -1,9 +1,10 @@
-"""Run the web server, a scoring worker, a background worker and Celery beat together in the foreground.
+"""Run the web server, two scoring workers, a background worker and Celery beat together in the foreground.
 
 This is what ``make run`` ends with. Each child's output is printed with a name
 prefix; the URL and the demo login are printed once the web server answers.
-The scoring worker (prefix ``worker``) consumes only the scoring queues; the background worker
-(``bg``) runs board, statistics, e-mail and chore jobs. Ctrl-C or SIGTERM stops all four;
+Scoring has workers of its own: ``worker`` consumes the queue of small uploads, ``large`` the
+queue of large and compressed ones (then the small one); the background worker (``bg``) runs
+board, statistics, e-mail and chore jobs. Ctrl-C or SIGTERM stops all five;
 if any one of them exits, the others are stopped too, so a broken worker never hides behind a working web server. If
 runall itself dies without a chance to stop them (SIGKILL, a crash, a harness
 stopping its process group), the kernel sends each child SIGTERM
@@ -113,7 +114,7 @@ class Command(BaseCommand):
             "--concurrency",
             type=int,
             default=2,
-            help="Worker processes of the scoring worker (the background one has 1).",
+            help="Scoring processes: N-1 for small uploads (at least 1), 1 for large ones.",
         )
 
     def handle(self, *args, addr: str, port: int, concurrency: int, **options) -> None:
@@ -148,15 +149,37 @@ class Command(BaseCommand):
     def _commands(self, addr: str, port: int, concurrency: int) -> dict[str, list[str]]:
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         celery = [sys.executable, "-m", "celery", "-A", "leaderboard"]
-        worker_flags = [f"--concurrency={concurrency}"]
+        gossipless = []
         if settings.CELERY_BROKER_URL.startswith("filesystem://"):
             # The filesystem transport has no broadcast exchange for these worker-to-worker chats.
-            worker_flags += ["--without-gossip", "--without-mingle"]
-        scoring_queues = f"{settings.SCORING_QUEUE},{settings.SCORING_LARGE_QUEUE}"
+            gossipless = ["--without-gossip", "--without-mingle"]
+        small, large, background = settings.SCORING_QUEUE, settings.SCORING_LARGE_QUEUE, settings.BACKGROUND_QUEUE
         return {
             "web": [sys.executable, manage, "runserver", f"{addr}:{port}", "--noreload"],
-            # Scoring has worker processes of its own, so an upload never waits behind board work.
-            "worker": [*celery, "worker", "--loglevel=INFO", "-n", "scoring@%h", "-Q", scoring_queues, *worker_flags],
+            # Scoring has worker processes of its own, so an upload never waits behind board work; large
+            # and compressed uploads have theirs, which also help with small ones when idle.
+            "worker": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "scoring@%h",
+                "-Q",
+                small,
+                f"--concurrency={max(1, concurrency - 1)}",
+                *gossipless,
+            ],  # fmt: skip
+            "large": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "large@%h",
+                "-Q",
+                f"{large},{small}",
+                "--concurrency=1",
+                *gossipless,
+            ],  # fmt: skip
             "bg": [
                 *celery,
                 "worker",
@@ -164,10 +187,10 @@ class Command(BaseCommand):
                 "-n",
                 "background@%h",
                 "-Q",
-                settings.BACKGROUND_QUEUE,
+                background,
                 "--concurrency=1",
-                *worker_flags[1:],
-            ],  # fmt: skip
+                *gossipless,
+            ],
             "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={settings.CELERY_BEAT_SCHEDULE_FILENAME}"],
         }
 
