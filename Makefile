@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 CHROMIUM := /usr/bin/chromium
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test lint check install install-dev chromium nginx clean
+.PHONY: run test lint check install install-dev chromium nginx clean bench-smoke
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,10 @@ test: install-dev chromium nginx lint check
 	@status=0; $(VENV)/bin/pytest || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests (exit 5): treated as success"; exit 0; fi; \
 	exit $$status
+
+# Every bench/ script once at its smallest size (bench/smoke): proves they still run, measures nothing.
+bench-smoke: install-dev
+	PY=$(PY) bench/smoke
 
 clean:
 	rm -rf var/test-* .pytest_cache .ruff_cache test-artifacts
