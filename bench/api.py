@@ -141,7 +141,9 @@ def prepare(tmp: Path, board_rows: int) -> tuple[list[str], bytes]:
     upload = example_frame(phase.task, scoring.test_inputs(phase.task, phase_truth(phase))).to_csv(index=False)
     tokens = []
     for i in range(N_TOKENS):
-        user = create_user(f"api-bench-{i}", f"api-bench-{i}@example.org", secrets.token_urlsafe(16))
+        user = create_user(
+            f"api-bench-{i}", f"api-bench-{i}@example.org", secrets.token_urlsafe(16), email_verified=True
+        )
         tokens.append(create_token(user, "bench", "submit")[1])
     began = time.perf_counter()
     seed_board("mudi", board_rows)
