@@ -18,8 +18,9 @@ re-send after 15 s, so recovery fits in minutes. While the burst is being scored
 
 ``--fault`` runs one of them alone (its own counts: docs/operations.md runs each so); the
 default runs all five in one burst. Then it waits (bounded) for every accepted upload to
-finish, with no operator action, and prints: scored, failed (with reasons; charged failures must be 0), lost, scored twice,
-and the answers to the uploads sent while the disk was full.
+finish, with no operator action, and prints: scored, failed (with reasons; charged
+failures must be 0), lost, scored twice, and the answers to the uploads sent while the
+disk was full.
 """
 
 from __future__ import annotations
