@@ -1,5 +1,5 @@
 # Two commands for a fresh clone (see README.md):
-#   make run   - install, migrate, load the benchmarks, start web + worker + beat (Ctrl-C stops all)
+#   make run   - install, migrate, load the benchmarks, start web + scoring and background workers + beat (Ctrl-C stops all)
 #   make test  - install what the tests need and run the whole suite
 # PYTHON picks the interpreter that creates .venv (Python 3.11); PORT the port make run serves on
 # (make run PORT=8001); links in emails and exports follow it.
