@@ -19,6 +19,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
 
+from leaderboard.api.problems import problem_response  # the API's one error format
+
 TITLES = {400: "Bad request", 403: "Permission denied", 404: "Page not found", 500: "Server error"}
 
 
@@ -44,8 +46,6 @@ def login_url(request: HttpRequest) -> str:
 def error_response(request: HttpRequest, status: int, exception: Exception | None = None) -> HttpResponse:
     """The site's page (or JSON body) for an HTTP error ``status``."""
     if is_api(request):
-        from leaderboard.api.problems import problem_response  # the API's one error format
-
         kind = {400: "malformed-request", 403: "forbidden", 404: "not-found", 500: "error"}[status]
         return problem_response(status, kind, TITLES[status], str(exception or "") or TITLES[status] + ".")
     if wants_json(request):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from leaderboard.boards.models import BoardRow
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
 from leaderboard.submissions.charts import short, trace
@@ -214,8 +215,6 @@ def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, f
 
 def shakeup_chart(board, spec) -> dict | None:
     """The public-vs-private scatter of a private board's rows (its best CHART_ROWS entries)."""
-    from leaderboard.boards.models import BoardRow
-
     rows = BoardRow.objects.ranked().filter(board=board).order_by("quality", "tail")
     points = [
         (f"{r['method_name']} ({r['team_name']})", r["public_value"], r["value"])

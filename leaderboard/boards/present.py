@@ -23,6 +23,7 @@ from leaderboard.boards.spec import (
     directions_for,
     is_verified,
 )
+from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import metric_text
 from leaderboard.kinds.registry import site_kind
 
@@ -166,8 +167,6 @@ DATASET_ROWS = 50
 
 def dataset_breakdown(tasks: list) -> dict:
     """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
-    from leaderboard.challenges.models import Challenge, Phase
-
     slugs = [t.slug for t in tasks]
     phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {

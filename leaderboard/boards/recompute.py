@@ -43,6 +43,7 @@ from leaderboard.boards.placement import (
     representatives,
     tail_key,
 )
+from leaderboard.boards.present import warm
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase, Registration
 from leaderboard.submissions.models import Result, Submission
@@ -532,8 +533,6 @@ def build_private_boards(phase: Phase) -> list[Board]:
 
 def _warm(boards: list[Board]) -> None:
     """Pre-build the default view of each board so the first visitor after a score gets a cached page."""
-    from leaderboard.boards.present import warm
-
     for board in boards:
         try:
             warm(board)

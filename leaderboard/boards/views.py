@@ -21,7 +21,14 @@ from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
+from leaderboard.boards.present import (
+    board_charts,
+    dataset_breakdown,
+    follows_view,
+    has_breakdowns,
+    page_rows,
+    sibling_task,
+)
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -456,8 +463,6 @@ def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
         raise Http404("No such dataset.")
     if len(tasks) == 1:
         return redirect("boards:task", tasks[0].slug)
-    from leaderboard.boards.present import dataset_breakdown
-
     return render(request, "boards/dataset.html", dataset_breakdown(tasks))
 
 

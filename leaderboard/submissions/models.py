@@ -18,6 +18,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
+from leaderboard.challenges.models import Registration
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
 from scoring import submission_fields
@@ -60,8 +61,6 @@ class SubmissionQuerySet(models.QuerySet):
     def on_boards(self) -> SubmissionQuerySet:
         """Scored submissions a board may rank: not hidden by a moderator, and not of a team
         disqualified from the challenge (``challenges.Registration``). The boards' one filter."""
-        from leaderboard.challenges.models import Registration
-
         disqualified = Registration.objects.filter(
             challenge_id=OuterRef("phase__challenge_id"),
             team_id=OuterRef("team_id"),
