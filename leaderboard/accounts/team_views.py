@@ -27,7 +27,7 @@ def team_create(request: AuthenticatedRequest) -> HttpResponse:
     form = TeamCreateForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        # A fresh team used to mean a fresh quota; teams are now bound per phase, and creating them is braked too.
+        # Teams are bound per phase (a new team is no fresh quota), and creating them is braked too.
         limited = ratelimit.hit("team-create-user", str(request.user.pk))
         if limited is None:
             team = services.create_team(request.user, form.cleaned_data["name"])

@@ -296,7 +296,7 @@ class Result(models.Model):
 class PhaseEntry(models.Model):
     """The one team a user submits through on a phase: the first one they used.
 
-    Without it, every new team was a fresh quota (issue 14). Changing a user's
+    Without it, every new team would be a fresh quota. Changing a user's
     team on a phase is an organizer's decision: edit or delete the row in the admin.
     """
 
