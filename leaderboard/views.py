@@ -58,7 +58,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     last_seen = health.last_worker_heartbeat() if not database_error else None
     queues, lagging = health.queue_report() if not database_error else ({}, [])
     status = "error" if errors else "degraded" if lagging else "ok"
-    body = {
+    body: dict[str, object] = {
         "status": status,
         "database": "error" if database_error else "ok",
         "broker": "error" if broker_error else "ok",

@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from leaderboard.celery import register_periodic_task
 
 
 class OpsConfig(AppConfig):
@@ -8,10 +11,6 @@ class OpsConfig(AppConfig):
     label = "ops"
 
     def ready(self) -> None:
-        from django.conf import settings
-
-        from leaderboard.celery import register_periodic_task
-
         # Beat sends one to each job queue once a minute; /healthz reports when each was last run.
         every = settings.OPS_HEARTBEAT_SECONDS
         background, scoring = settings.BACKGROUND_QUEUE, settings.SCORING_QUEUE
