@@ -7,13 +7,13 @@ test rows into public and private parts (``scoring.splits``). Never imports Djan
 """
 
 from scoring import longtail
-from scoring.api import Score, align, load_truth, score_files, validate_truth
+from scoring.api import Score, align, align_counted, load_truth, score_aligned, score_files, validate_truth
 from scoring.errors import Problem, ScoringError
 from scoring.kinds import kind_of
 from scoring.metrics import SCORER_VERSION
 from scoring.readers import Limits
 from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
-from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
+from scoring.splits import Split, SplitSpec, load_split_truth, score_parts, score_parts_aligned
 from scoring.truth import (
     make_chemicalx_truth,
     synthetic_truth,
@@ -35,14 +35,17 @@ __all__ = [
     "SplitSpec",
     "__version__",
     "align",
+    "align_counted",
     "get_task",
     "kind_of",
     "load_split_truth",
     "load_truth",
     "longtail",
     "make_chemicalx_truth",
+    "score_aligned",
     "score_files",
     "score_parts",
+    "score_parts_aligned",
     "split_sibling",
     "synthetic_truth",
     "test_inputs",

@@ -15,6 +15,7 @@ import scoring
 from leaderboard.kinds.registry import site_kind
 from scoring import keys as result_keys
 from scoring import submission_fields
+from scoring.replicates import uses_bootstrap
 from scoring.significance import ALPHA
 from scoring.submission_fields import SubmissionField
 
@@ -148,7 +149,7 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
 
 def significance_for(task: scoring.registry.Task) -> Significance:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
-    return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
+    return "bootstrap" if uses_bootstrap(task) else "seeds"
 
 
 def significance_text(significance: str, task: scoring.registry.Task) -> str:
