@@ -16,7 +16,6 @@ from leaderboard.kinds.registry import site_kind
 from scoring import keys as result_keys
 from scoring import submission_fields
 from scoring.replicates import uses_bootstrap
-from scoring.significance import ALPHA
 from scoring.submission_fields import SubmissionField
 
 DEFAULT_DIRECTION = "default"
@@ -150,20 +149,6 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
 def significance_for(task: scoring.registry.Task) -> Significance:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
     return "bootstrap" if uses_bootstrap(task) else "seeds"
-
-
-def significance_text(significance: str, task: scoring.registry.Task) -> str:
-    """The sentence the page shows under the table."""
-    if significance == "seeds":
-        spread = "standard deviation" if task.spread == "std" else "standard error"
-        return (
-            f"≈ marks entries whose interval mean ± {spread} over {len(task.seeds)} seeds overlaps the "
-            "leader's: they are not distinguishable from the leader."
-        )
-    return (
-        "≈ marks entries that a paired bootstrap over test rows (1,000 resamples, two-sided) cannot tell apart "
-        f"from the leader at the {ALPHA:.0%} level (p ≥ {ALPHA:g})."
-    )
 
 
 # --- declaration filters ------------------------------------------------------------------
