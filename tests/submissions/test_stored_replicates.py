@@ -43,3 +43,13 @@ def test_stored_replicates_give_the_from_files_paired_bootstrap_exactly(two_scor
     files = paired_bootstrap(scoring.get_task("mudi"), *aligned, n_resamples=stats.N_RESAMPLES, seed=a.seed)
     assert stats.pair_test(a, b).p_value == files.p_value
     assert np.array_equal(a.sums, b.sums) is False
+
+
+def test_the_submission_page_and_its_status_show_the_primary_metrics_95_percent_interval(client, two_scored, alice):
+    first, _ = two_scored
+    stored = ReplicateSet.objects.get(submission=first, metric="aware/macro/f1")
+    client.force_login(alice)
+    html = client.get(f"/submissions/{first.pk}/").content.decode()
+    assert f'title="95% interval">[{stored.low:.4f}, {stored.high:.4f}]</span>' in html
+    payload = client.get(f"/submissions/{first.pk}/status.json").json()
+    assert payload["primary"]["interval"] == [stored.low, stored.high]
