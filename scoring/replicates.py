@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -169,6 +170,7 @@ def pair_test(a: Replicates, b: Replicates) -> PairOutcome:
     )
 
 
+@lru_cache(maxsize=256)
 def t_quantile(probability: float, df: int) -> float:
     """The t value with P(|T| >= t) = ``probability`` for ``df`` degrees of freedom (bisection, to 1e-12)."""
     low, high = 0.0, 1.0

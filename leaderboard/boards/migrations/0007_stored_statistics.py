@@ -8,18 +8,9 @@ class Migration(migrations.Migration):
     dependencies = [
         ('accounts', '0004_pending_signup'),
         ('boards', '0006_merge_20261201_1131'),
-        ('submissions', '0011_replicate_sets'),
     ]
 
     operations = [
-        migrations.RemoveField(
-            model_name='pairtest',
-            name='submission_a',
-        ),
-        migrations.RemoveField(
-            model_name='pairtest',
-            name='submission_b',
-        ),
         migrations.RemoveField(
             model_name='board',
             name='pending_tests',
