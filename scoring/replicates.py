@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
