@@ -248,6 +248,11 @@ def main() -> int:
     if args.child:
         print(json.dumps(child(args.child, args.task, args.leaders)))
         return 0
+    header = (
+        f"{'backend':<11}{'task':<20}{'entries':>8}{'new leader ms':>15}{'worst':>8}{'marks+matrix':>13}"
+        f"{'ordinary ms':>13}{'ratio':>7}{'re-marked':>11}{'rows with p':>12}"
+    )
+    print(header, flush=True)
     results = []
     for size in [int(s) for s in args.sizes.split(",") if s]:
         with tempfile.TemporaryDirectory(prefix="board-stats-") as folder:
@@ -263,14 +268,13 @@ def main() -> int:
             if done.returncode:
                 print(done.stderr[-3000:], file=sys.stderr)
                 return done.returncode
-            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    print(f"{'backend':<11}{'task':<20}{'entries':>8}{'new leader ms':>15}{'worst':>8}{'marks+matrix':>13}"
-          f"{'ordinary ms':>13}{'ratio':>7}{'re-marked':>11}{'rows with p':>12}")  # fmt: skip
-    for r in results:
+            r = json.loads(done.stdout.strip().splitlines()[-1])
+            results.append(r)
         print(
             f"{r['backend']:<11}{r['task']:<20}{r['size']:>8}{r['new_leader_ms']:>15.1f}{r['new_leader_max_ms']:>8.1f}"
             f"{r['marks_matrix_ms']:>13.1f}{r['ordinary_ms']:>13.1f}{r['ratio']:>7.2f}{r['rows_remarked']:>11.0f}"
-            f"{r['rows_in_reach']:>12}"
+            f"{r['rows_in_reach']:>12}",
+            flush=True,
         )
     slow = [r["size"] for r in results if r["marks_matrix_ms"] >= 200]
     print("target (marks and matrix, median under 200 ms at every size):", f"missed at {slow}" if slow else "met")
