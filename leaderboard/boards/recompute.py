@@ -29,7 +29,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import scoring
-from leaderboard.boards import cache
+from leaderboard.boards import cache, pinned
 from leaderboard.boards.models import Board, BoardRow, PairTest, carried_fields, row_metadata
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
 from leaderboard.boards.placement import (
@@ -239,6 +239,7 @@ def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> Non
     if phase.revealed_at is not None:
         # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
         boards = boards + build_private_boards(phase)
+    pinned.record(boards)  # the history pinned views (?as_of=) read, in the same transaction as the rows
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
     if enqueue_tests and any(b.pending_tests for b in boards):

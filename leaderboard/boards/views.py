@@ -8,6 +8,7 @@ result is cached in ``PairTest``.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import math
 import uuid
 
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, matrix, published, query
+from leaderboard.boards import cache, cite, exports, matrix, pinned, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -34,6 +35,7 @@ from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
 from leaderboard.kinds.registry import shown_sections, site_kind
+from leaderboard.links import absolute_url
 
 
 def _task_or_404(slug: str):
@@ -209,6 +211,8 @@ class BoardTarget:
     is_organizer: bool = False
     # The public board of a "hidden until the end" phase before its reveal, for anyone but organizers.
     hidden: bool = False
+    # A view pinned to a moment (``?as_of=``), read from the board's history.
+    as_of: datetime.datetime | None = None
 
     @property
     def is_private(self) -> bool:
@@ -282,24 +286,76 @@ def shift_text(shift: int | None) -> tuple[str, str]:
     return "0", ""
 
 
+def _pinned(request: HttpRequest, target: BoardTarget) -> BoardTarget:
+    """The target pinned to ``?as_of=`` (public rows only: history keeps no private ones); raises ``AsOfError``."""
+    raw = request.GET.get("as_of")
+    if raw is None:
+        return target
+    moment = pinned.parse_as_of(raw)
+    controls = dataclasses.replace(target.controls, as_of=pinned.format_as_of(moment), private=False)
+    return dataclasses.replace(target, controls=controls, as_of=moment)
+
+
+def _as_of_error(request: HttpRequest, error: pinned.AsOfError) -> HttpResponse:
+    return HttpResponseBadRequest(render(request, "boards/as_of_error.html", {"message": str(error)}).content)
+
+
+def _view_title(target: BoardTarget) -> str:
+    """How a citation names the board view: task or phase, the setting, the filters."""
+    task, spec = target.task, target.spec
+    if target.challenge is not None:
+        title = f"{target.challenge.title}, {target.phase.title} {'private' if target.is_private else 'public'} board"
+    else:
+        title = f"DDI Leaderboard: {task.dataset_name} ({task.split})"
+    if len(directions_for(task)) > 1:
+        title += f", {spec.label.lower()}"
+    if target.controls.filters:
+        title += ", filtered by " + "; ".join(f"{p}={'+'.join(v)}" for p, v in target.controls.filters)
+    return title
+
+
+def _cite_context(target: BoardTarget, pin: pinned.Pin | None) -> dict:
+    """The Cite panel: BibTeX of the benchmark's paper, and of the view pinned to ``pin``'s moment."""
+    context: dict = {"paper_bibtex": cite.paper_bibtex(target.task), "pin": pin}
+    if pin is not None:
+        as_of = pinned.format_as_of(pin.as_of)
+        permalink = absolute_url(target.board_url + target.controls.query(as_of=as_of, page=1))
+        slug = target.task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
+        view = cite.PinnedView(_view_title(target), slug, pin.as_of, permalink, pin.digest, pin.n_rows)
+        context.update(permalink=permalink, view_bibtex=cite.view_bibtex(view), as_of=as_of)
+    return context
+
+
 def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
+    try:
+        target = _pinned(request, target)
+    except pinned.AsOfError as error:
+        return _as_of_error(request, error)
     task, spec, board, phase, controls = target.task, target.spec, target.board, target.phase, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
-    rows, total = page_rows(board, spec, controls, team_ids)
-    n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
-    if controls.page > n_pages:  # past the end: show the last page
-        controls = dataclasses.replace(controls, page=n_pages)
+    pinned_view = target.as_of is not None
+    if pinned_view:
+        # The board as it stood then, from its history: no charts or kind sections (those show the board now).
+        rows, total, pin = pinned.pinned_page(board, spec, controls, target.as_of, phase.has_published_results)
+        n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+        controls = dataclasses.replace(controls, page=min(controls.page, n_pages))
+    else:
         rows, total = page_rows(board, spec, controls, team_ids)
-    if board is not None and phase.has_published_results:  # beside the rows, where they would rank (never ranked)
-        rows = published.merge_page(
-            spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
-            controls.page == n_pages,
-        )  # fmt: skip
+        n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+        if controls.page > n_pages:  # past the end: show the last page
+            controls = dataclasses.replace(controls, page=n_pages)
+            rows, total = page_rows(board, spec, controls, team_ids)
+        if board is not None and phase.has_published_results:  # beside the rows, where they would rank (never ranked)
+            rows = published.merge_page(
+                spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
+                controls.page == n_pages,
+            )  # fmt: skip
+        pin = pinned.current_pin(board, controls) if board is not None and not controls.private else None
     organized = target.challenge is not None
     sibling = None if organized else _sibling_board(task)
-    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
+    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None and not pinned_view else []
     if target.is_private and board is not None:
-        shake = shakeup_chart(board, spec)
+        shake = shakeup_chart(board, spec) if not pinned_view else None
         charts = [shake, *charts] if shake else charts
         for row in rows:
             row["shift_text"], row["shift_class"] = shift_text(exports.shift(row))
@@ -347,8 +403,11 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         if len(directions_for(task)) > 1
         else [],
         "charts": charts,
-        "matrix": matrix.present(board) if board is not None else None,
-        "kind_sections": shown_sections(site_kind(task).board_sections, spec, rows),
+        "matrix": matrix.present(board) if board is not None and not pinned_view else None,
+        "kind_sections": [] if pinned_view else shown_sections(site_kind(task).board_sections, spec, rows),
+        "cite": _cite_context(target, pin),
+        "pinned_as_of": target.as_of,
+        "live_query": controls.query(as_of=""),
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
         "significance_text": significance_text(spec.significance, task),
@@ -394,13 +453,19 @@ def phase_private_board(request: HttpRequest, slug: str, phase_slug: str) -> Htt
 # --- exports -------------------------------------------------------------------------------------
 
 
-def _export(request: HttpRequest, target: BoardTarget, kind: str) -> StreamingHttpResponse:
+def _export(request: HttpRequest, target: BoardTarget, kind: str) -> HttpResponse:
     if target.hidden:
         raise Http404("The public board of this phase is hidden until the reveal.")
+    try:
+        target = _pinned(request, target)
+    except pinned.AsOfError as error:
+        return _as_of_error(request, error)
     task, spec, board, controls = target.task, target.spec, target.board, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
-
-    chunks = exports.export_chunks(kind, board, spec, controls, team_ids)
+    rows = None
+    if target.as_of is not None and board is not None:
+        rows = pinned.pinned_rows(board, controls, target.as_of)
+    chunks = exports.export_chunks(kind, board, spec, controls, team_ids, rows)
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/json"
     response = StreamingHttpResponse(chunks, content_type=content_type)
     name = task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
@@ -415,32 +480,32 @@ def _export(request: HttpRequest, target: BoardTarget, kind: str) -> StreamingHt
 
 
 @require_GET
-def leaderboard_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return _export(request, _standing_target(request, slug), "csv")
 
 
 @require_GET
-def leaderboard_json(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponse:
     return _export(request, _standing_target(request, slug), "json")
 
 
 @require_GET
-def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "csv")
 
 
 @require_GET
-def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "json")
 
 
 @require_GET
-def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "csv")
 
 
 @require_GET
-def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "json")
 
 
