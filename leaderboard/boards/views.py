@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, cite, exports, matrix, pinned, published, query
+from leaderboard.boards import cache, cite, exports, matrix, paper_tables, pinned, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -326,6 +326,21 @@ def _cite_context(target: BoardTarget, pin: pinned.Pin | None) -> dict:
     return context
 
 
+def _table_links(target: BoardTarget, controls: Controls) -> list[tuple[str, str]]:
+    """(label, URL) of the view's paper-ready tables (public rows of this view, pinned if it is)."""
+    if target.is_private or target.hidden:
+        return []
+    query_string = dataclasses.replace(controls, private=False).query(page=1)
+    labels = {"tex": "LaTeX", "md": "Markdown", "csv": "CSV"}
+    if target.challenge is None:
+        args: list = [target.task.slug]
+        name = "boards:table_{}"
+    else:
+        args = [target.challenge.slug, target.phase.slug]
+        name = "boards:phase_table_{}"
+    return [(labels[fmt], reverse(name.format(fmt), args=args) + query_string) for fmt in paper_tables.FORMATS]
+
+
 def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
     try:
         target = _pinned(request, target)
@@ -406,6 +421,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         "matrix": matrix.present(board) if board is not None and not pinned_view else None,
         "kind_sections": [] if pinned_view else shown_sections(site_kind(task).board_sections, spec, rows),
         "cite": _cite_context(target, pin),
+        "table_links": _table_links(target, controls),
         "pinned_as_of": target.as_of,
         "live_query": controls.query(as_of=""),
         "charts_follow_view": follows_view(controls),
@@ -507,6 +523,60 @@ def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpR
 @require_GET
 def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "json")
+
+
+def _paper_table(request: HttpRequest, target: BoardTarget, fmt: str) -> HttpResponse:
+    """A paper-ready table of the view (``leaderboard.boards.paper_tables``): top N, pinned if asked."""
+    if target.hidden:
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    try:
+        target = _pinned(request, target)
+        top = paper_tables.top_from(request.GET.get("top"))
+    except ValueError as error:  # pinned.AsOfError is one
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    # Public rows only: a table is for a paper, and a private row's rank is its team's alone.
+    controls = dataclasses.replace(target.controls, private=False, page=1)
+    target = dataclasses.replace(target, controls=controls)
+    board, spec = target.board, target.spec
+    pin: pinned.Pin | None
+    if board is None:
+        rows: list[dict] = []
+        pin = None
+    elif target.as_of is not None:
+        rows = pinned.pinned_rows(board, controls, target.as_of)
+        pin = pinned.Pin(as_of=target.as_of, digest=pinned.digest(rows), n_rows=len(rows))
+    else:
+        rows = query.ranked_page(board, controls, [], 0, top)
+        pin = pinned.current_pin(board, controls)
+    context = _cite_context(target, pin)
+    table = paper_tables.build(
+        spec,
+        rows,
+        controls=controls,
+        top=top,
+        title=_view_title(target),
+        total=pin.n_rows if pin is not None else 0,
+        moment=pin.as_of if pin is not None else None,
+        permalink=context.get("permalink", ""),
+        digest=pin.digest if pin is not None else "",
+        with_published=target.phase.has_published_results,
+    )
+    response = HttpResponse(paper_tables.RENDERERS[fmt](table), content_type=paper_tables.CONTENT_TYPES[fmt])
+    name = target.task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
+    response["Content-Disposition"] = f'inline; filename="{name}-{spec.key}-table.{fmt}"'
+    if context.get("permalink"):
+        response["Link"] = f'<{context["permalink"]}>; rel="canonical"'
+    return response
+
+
+@require_GET
+def paper_table(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    return _paper_table(request, _standing_target(request, slug), fmt)
+
+
+@require_GET
+def phase_paper_table(request: HttpRequest, slug: str, phase_slug: str, fmt: str) -> HttpResponse:
+    return _paper_table(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), fmt)
 
 
 # --- /datasets/<family>/<dataset>/ ------------------------------------------------------------
