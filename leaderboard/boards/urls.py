@@ -20,6 +20,8 @@ urlpatterns = [
         )
         for fmt in FORMATS
     ),  # fmt: skip
+    path("tasks/<slug:slug>/feed.atom", views.board_feed, name="feed"),
+    path("badges/<uuid:submission_id>.svg", views.entry_badge, name="badge"),
     path("datasets/<slug:family>/<slug:dataset>/", views.dataset, name="dataset"),
     path("compare/", views.compare, name="compare"),
     # Organized phases (standing ones live at /tasks/<slug>/): the same pages and exports for one phase.

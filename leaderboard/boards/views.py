@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, cite, exports, matrix, paper_tables, pinned, published, query
+from leaderboard.boards import cache, cite, exports, feeds, matrix, paper_tables, pinned, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -422,6 +422,9 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         "kind_sections": [] if pinned_view else shown_sections(site_kind(task).board_sections, spec, rows),
         "cite": _cite_context(target, pin),
         "table_links": _table_links(target, controls),
+        "feed_url": reverse("boards:feed", args=[task.slug]) + controls.query(page=1, as_of="", private=False)
+        if target.challenge is None
+        else "",
         "pinned_as_of": target.as_of,
         "live_query": controls.query(as_of=""),
         "charts_follow_view": follows_view(controls),
@@ -577,6 +580,55 @@ def paper_table(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
 @require_GET
 def phase_paper_table(request: HttpRequest, slug: str, phase_slug: str, fmt: str) -> HttpResponse:
     return _paper_table(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), fmt)
+
+
+# --- following a board: Atom feed and badges -----------------------------------------------------
+
+
+@require_GET
+def board_feed(request: HttpRequest, slug: str) -> HttpResponse:
+    """The Atom feed of a standing board view: new leaders and new published results."""
+    target = _standing_target(request, slug)
+    query_string = target.controls.query(page=1)
+    text = feeds.board_feed(
+        target.board,
+        target.spec,
+        _view_title(target).removeprefix("DDI Leaderboard: "),
+        target.board_url + query_string,
+        reverse("boards:feed", args=[slug]) + query_string,
+    )
+    return HttpResponse(text, content_type="application/atom+xml; charset=utf-8")
+
+
+def _short_name(task) -> str:
+    shared = sum(1 for t in scoring.TASKS.values() if t.dataset_name == task.dataset_name) > 1
+    return f"{task.dataset_name} ({task.split})" if shared else task.dataset_name
+
+
+@require_GET
+def entry_badge(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
+    """An SVG badge of a submission's place on its standing task's board (grey when it has none to show)."""
+    from leaderboard.boards.present import board_standing
+    from leaderboard.submissions.models import Submission
+
+    submission = Submission.objects.select_related("phase__challenge").filter(pk=submission_id).first()
+    if submission is None:
+        raise Http404("No such submission.")
+    task = submission.phase.task
+    standing = None
+    value = None
+    as_of = None
+    # Standing boards only: an organized phase's board may be hidden until its reveal.
+    if submission.phase.challenge.kind == Challenge.Kind.STANDING:
+        standing = board_standing(submission)
+        board = Board.objects.public().filter(phase=submission.phase, direction=direction_spec(task).key).first()
+        if standing is not None and board is not None:
+            row = board.rows.filter(submission_id=submission.pk).values("value").first()
+            value = row["value"] if row else None
+            as_of = pinned.last_change(board)
+    response = HttpResponse(feeds.entry_badge(standing, value, _short_name(task), as_of), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 # --- /datasets/<family>/<dataset>/ ------------------------------------------------------------
