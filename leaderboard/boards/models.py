@@ -223,6 +223,8 @@ class BoardRowHistory(models.Model):
             models.Index(fields=["board", "valid_from"], name="boardrowhistory_asof_idx"),
             # Recording a board write: WHERE board = ? AND valid_to IS NULL (the rows standing now).
             models.Index(fields=["board", "valid_to"], name="boardrowhistory_open_idx"),
+            # Recording one update: WHERE board = ? AND submission_id IN (...) AND valid_to IS NULL.
+            models.Index(fields=["board", "submission_id"], name="boardrowhistory_entry_idx"),
         ]
 
     def __str__(self) -> str:

@@ -94,21 +94,26 @@ def fingerprint(state: dict) -> str:
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def record(boards: Iterable[Board], now: dt.datetime | None = None) -> None:
+def record(boards: Iterable[Board], now: dt.datetime | None = None, only: set[str] | None = None) -> None:
     """Bring the history of each board's public rows up to date (inside the transaction that wrote them).
 
-    A fixed number of queries per board: the rows standing, the open history, and
-    at most one update and one insert for the rows that changed.
+    ``only``: the submissions whose rows may have changed (the update after one submission,
+    when the leader stayed: its team-and-method rows and nothing else), so the work is
+    proportional to the change; None compares every row. A fixed number of queries per
+    board: the rows standing, the open history, and at most one update and one insert.
     """
     now = now or timezone.now()
     for board in boards:
+        rows = BoardRow.objects.public().filter(board=board)
+        standing_rows = BoardRowHistory.objects.filter(board=board, valid_to__isnull=True)
+        if only is not None:
+            rows = rows.filter(submission_id__in=sorted(only))
+            standing_rows = standing_rows.filter(submission_id__in=sorted(only))
         current: dict[str, tuple[str, dict]] = {}
-        for values in BoardRow.objects.public().filter(board=board).values(*HISTORY_COLUMNS):
+        for values in rows.values(*HISTORY_COLUMNS):
             state = _state(values)
             current[fingerprint(state)] = (state["submission_id"], state)
-        standing = dict(
-            BoardRowHistory.objects.filter(board=board, valid_to__isnull=True).values_list("fingerprint", "id")
-        )
+        standing = dict(standing_rows.values_list("fingerprint", "id"))
         gone = [pk for fp, pk in standing.items() if fp not in current]
         if gone:
             BoardRowHistory.objects.filter(pk__in=gone).update(valid_to=now)

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leaderboard.boards import pinned
-from leaderboard.boards.models import Board
+from leaderboard.boards.models import Board, BoardRowHistory
 from leaderboard.boards.query import Controls, ranked_rows
 from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.submissions.models import Submission
@@ -90,10 +90,16 @@ def test_a_pinned_view_equals_the_board_rebuilt_at_that_moment(standing, alice_l
             changed = step(phase, teams, op, subs)
             if changed is None:
                 continue
-            update_board(phase, changed.pk, enqueue_tests=False)
-            recompute_phase(phase, enqueue_tests=False)  # the board rebuilt from the database as it is now
+            update_board(phase, changed.pk, enqueue_tests=False)  # what the worker runs after the change
             board = Board.objects.get(phase=phase)
             moments.append((clock.now, {c: live(board, c) for c in views(task_slug)}))
+            # The board rebuilt from the database a moment later: the same rows, and nothing for the
+            # history to record (the update, which compares only the rows it rewrote, missed nothing).
+            history = list(BoardRowHistory.objects.order_by("pk").values_list("pk", "valid_to"))
+            clock.now += dt.timedelta(seconds=1)
+            recompute_phase(phase, enqueue_tests=False)
+            assert list(BoardRowHistory.objects.order_by("pk").values_list("pk", "valid_to")) == history, op
+            assert {c: live(board, c) for c in views(task_slug)} == moments[-1][1]
         clock.now += dt.timedelta(minutes=1)
         board = Board.objects.filter(phase=phase).first()
         for moment, expected in moments:
@@ -215,8 +221,6 @@ def test_a_filtered_view_has_its_own_digest(client, history):
 
 
 def test_a_rebuild_that_changes_nothing_records_nothing(standing, alice_lab, clock):
-    from leaderboard.boards.models import BoardRowHistory
-
     phase = phase_for("chemicalx-twosides")
     scored(phase, alice_lab, "Alpha", pair_metrics(0.7))
     before = list(BoardRowHistory.objects.values_list("pk", "valid_from", "valid_to"))
