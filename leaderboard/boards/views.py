@@ -607,13 +607,13 @@ def _short_name(task) -> str:
 
 @require_GET
 def entry_badge(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
-    """An SVG badge of a submission's place on its standing task's board (grey when it has none to show)."""
+    """An SVG badge of a public submission's place on its standing task's board (grey when it has none to show)."""
     from leaderboard.boards.present import board_standing
     from leaderboard.submissions.models import Submission
 
     submission = Submission.objects.select_related("phase__challenge").filter(pk=submission_id).first()
-    if submission is None:
-        raise Http404("No such submission.")
+    if submission is None or not submission.is_public or submission.is_hidden:
+        raise Http404("No such public submission.")  # a private or hidden one says nothing, not even its task
     task = submission.phase.task
     standing = None
     value = None

@@ -89,14 +89,13 @@ def test_a_badge_says_the_rank_the_value_and_the_date(client, standing, alice_la
     assert text == "DDI Leaderboard: #2 on MUDI, Macro F1 (direction-aware) 0.7860, as of 2026-06-02"
 
 
-def test_a_private_hidden_or_unknown_entry_gets_no_rank(client, standing, alice_lab):
+def test_an_unranked_entry_gets_a_grey_badge_and_a_private_hidden_or_unknown_one_none(client, standing, alice_lab):
     phase = phase_for("mudi")
-    private = scored(phase, alice_lab, "Secret", mudi_metrics(0.9), is_public=False)
-    assert badge_text(client.get(f"/badges/{private.pk}.svg")) == "DDI Leaderboard: not ranked on MUDI"
-    hidden = scored(phase, alice_lab, "Hidden & <odd>", mudi_metrics(0.9), minutes=1)
+    unranked = scored(phase, alice_lab, "No value", {})
+    assert badge_text(client.get(f"/badges/{unranked.pk}.svg")) == "DDI Leaderboard: not ranked on MUDI"
+    private = scored(phase, alice_lab, "Secret", mudi_metrics(0.9), is_public=False, minutes=1)
+    assert client.get(f"/badges/{private.pk}.svg").status_code == 404
+    hidden = scored(phase, alice_lab, "Hidden & <odd>", mudi_metrics(0.9), minutes=2)
     Submission.objects.filter(pk=hidden.pk).update(is_hidden=True)
-    from leaderboard.boards.recompute import recompute_phase
-
-    recompute_phase(phase, enqueue_tests=False)
-    assert badge_text(client.get(f"/badges/{hidden.pk}.svg")) == "DDI Leaderboard: not ranked on MUDI"
+    assert client.get(f"/badges/{hidden.pk}.svg").status_code == 404
     assert client.get(f"/badges/{uuid.uuid4()}.svg").status_code == 404
