@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
+from leaderboard import docpages
 from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
@@ -147,9 +148,14 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
             "aria_sort": _aria_sort(state, ascending_first),
         }
 
+    definition = site_kind(spec.task).definition
+
     def metric(c) -> dict:
         # Best first: a higher-is-better column sorts descending.
-        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        h = header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        spread = c.key.endswith(("/std", "/stderr"))
+        h["definition"] = docpages.metric_url("spreads-over-seeds" if spread else definition(c.key))
+        return h
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),

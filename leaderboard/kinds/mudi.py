@@ -320,6 +320,13 @@ def drug_info_source() -> str:
     return settings.DRUG_INFO_SOURCE or str(drug_info_path())
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a MUDI result key."""
+    if "/drug_freq/" in key:
+        return "by-drug-frequency-buckets-and-per-drug-errors"
+    return "per-class-micro-and-macro"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_mudi.KIND,
@@ -331,5 +338,6 @@ SITE = register(
         submission_sections=(Section("kinds/mudi/submission_drugs.html", drug_analysis),),
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

@@ -246,6 +246,15 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a ChemicalX result key (AUPR has its caveat's own)."""
+    if key in ("aupr", "average_precision"):
+        return "aupr-and-constant-scores"
+    if key.startswith("context/"):
+        return "per-context-cell-line-side-effect-interaction-type"
+    return "chemicalx"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_pair.KIND,
@@ -254,5 +263,6 @@ SITE = register(
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )
