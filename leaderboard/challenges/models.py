@@ -122,7 +122,7 @@ class Challenge(models.Model):
     def contact(self) -> Contact:
         """Whom a participant asks about this challenge: its organizers, or BOARD_CONTACT on the standing boards."""
         if self.kind == self.Kind.ORGANIZED:
-            return Contact(f"the organizers of {self.title}", "")
+            return Contact(f"the organizers of {self.title}", self.contact_email)
         name, address = parseaddr(settings.BOARD_CONTACT)
         return Contact(name or address or settings.BOARD_CONTACT, address)
 
