@@ -9,25 +9,28 @@ from django.views.decorators.http import require_safe
 
 import scoring
 from leaderboard import docpages
+from leaderboard.challenges.models import Phase
 from leaderboard.ops import health
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The three benchmark families of the scoring registry, each with its tasks."""
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = [
         {
             "family": family,
             # Templates cannot call task.metric(key), so the primary metric's name is looked up here.
             "tasks": [
-                {"task": task, "primary_name": task.metric(task.primary).name}
+                {"task": task, "primary_name": task.metric(task.primary).name, "synthetic": task.slug in synthetic}
                 for task in scoring.TASKS.values()
                 if task.family == slug
             ],
         }
         for slug, family in scoring.FAMILIES.items()
     ]
-    return render(request, "home.html", {"families": families, "n_tasks": len(scoring.TASKS)})
+    context = {"families": families, "n_tasks": len(scoring.TASKS), "any_synthetic": bool(synthetic)}
+    return render(request, "home.html", context)
 
 
 @never_cache

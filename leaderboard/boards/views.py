@@ -89,6 +89,7 @@ def _benchmark_summary() -> list[dict]:
     ):
         stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = []
     for family in scoring.FAMILIES.values():
         datasets: dict[str, dict] = {}
@@ -108,6 +109,7 @@ def _benchmark_summary() -> list[dict]:
                     # The metric's full name, as the home page writes it (the board's short header is for columns).
                     "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
+                    "synthetic": task.slug in synthetic,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),
                     "last_activity": row.get("last_activity"),
@@ -119,10 +121,14 @@ def _benchmark_summary() -> list[dict]:
     return families
 
 
+def _any_synthetic(families: list[dict]) -> bool:
+    return any(t["synthetic"] for f in families for d in f["datasets"] for t in d["tasks"])
+
+
 @require_GET
 def benchmarks(request: HttpRequest) -> HttpResponse:
     summary = cache.get_or_compute(cache.SUMMARY_KEY, _benchmark_summary)
-    return render(request, "boards/benchmarks.html", {"families": summary})
+    return render(request, "boards/benchmarks.html", {"families": summary, "any_synthetic": _any_synthetic(summary)})
 
 
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------

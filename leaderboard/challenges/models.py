@@ -148,6 +148,10 @@ class PhaseQuerySet(models.QuerySet):
     def standing(self) -> PhaseQuerySet:
         return self.filter(challenge__kind=Challenge.Kind.STANDING)
 
+    def synthetic_task_slugs(self) -> set[str]:
+        """The task slugs of these phases whose test labels are synthetic demo data (the lists mark them)."""
+        return set(self.filter(truth_is_synthetic=True).values_list("task_slug", flat=True))
+
     def open_now(self) -> PhaseQuerySet:
         now = timezone.now()
         return self.filter(starts_at__lte=now).filter(models.Q(ends_at__isnull=True) | models.Q(ends_at__gt=now))
