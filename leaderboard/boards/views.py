@@ -13,16 +13,25 @@ import math
 import uuid
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
+from leaderboard import docpages
 from leaderboard.boards import cache, cite, exports, feeds, matrix, paper_tables, pinned, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
+from leaderboard.boards.present import (
+    board_charts,
+    dataset_breakdown,
+    follows_view,
+    has_breakdowns,
+    page_rows,
+    sibling_task,
+)
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -36,9 +45,10 @@ from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
 from leaderboard.kinds.registry import shown_sections, site_kind
 from leaderboard.links import absolute_url
+from scoring.definitions import Task
 
 
-def _task_or_404(slug: str):
+def _task_or_404(slug: str) -> Task:
     try:
         return scoring.get_task(slug)
     except KeyError:
@@ -90,6 +100,7 @@ def _benchmark_summary() -> list[dict]:
     ):
         stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = []
     for family in scoring.FAMILIES.values():
         datasets: dict[str, dict] = {}
@@ -109,6 +120,7 @@ def _benchmark_summary() -> list[dict]:
                     # The metric's full name, as the home page writes it (the board's short header is for columns).
                     "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
+                    "synthetic": task.slug in synthetic,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),
                     "last_activity": row.get("last_activity"),
@@ -120,10 +132,14 @@ def _benchmark_summary() -> list[dict]:
     return families
 
 
+def _any_synthetic(families: list[dict]) -> bool:
+    return any(t["synthetic"] for f in families for d in f["datasets"] for t in d["tasks"])
+
+
 @require_GET
 def benchmarks(request: HttpRequest) -> HttpResponse:
     summary = cache.get_or_compute(cache.SUMMARY_KEY, _benchmark_summary)
-    return render(request, "boards/benchmarks.html", {"families": summary})
+    return render(request, "boards/benchmarks.html", {"families": summary, "any_synthetic": _any_synthetic(summary)})
 
 
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------
@@ -149,9 +165,14 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
             "aria_sort": _aria_sort(state, ascending_first),
         }
 
+    definition = site_kind(spec.task).definition
+
     def metric(c) -> dict:
         # Best first: a higher-is-better column sorts descending.
-        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        h = header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        spread = c.key.endswith(("/std", "/stderr"))
+        h["definition"] = docpages.metric_url("spreads-over-seeds" if spread else definition(c.key))
+        return h
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),
@@ -199,7 +220,7 @@ def _sort_label(spec: DirectionSpec, sort: str) -> str:
 class BoardTarget:
     """Which board a page or export shows, and the links of its page: a standing task's or an organized phase's."""
 
-    task: object
+    task: Task
     phase: Phase
     board: Board | None
     spec: DirectionSpec
@@ -348,10 +369,12 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         return _as_of_error(request, error)
     task, spec, board, phase, controls = target.task, target.spec, target.board, target.phase, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
-    pinned_view = target.as_of is not None
-    if pinned_view:
+    as_of = target.as_of
+    pinned_view = as_of is not None
+    pin: pinned.Pin | None
+    if as_of is not None:
         # The board as it stood then, from its history: no charts or kind sections (those show the board now).
-        rows, total, pin = pinned.pinned_page(board, spec, controls, target.as_of, phase.has_published_results)
+        rows, total, pin = pinned.pinned_page(board, spec, controls, as_of, phase.has_published_results)
         n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
         controls = dataclasses.replace(controls, page=min(controls.page, n_pages))
     else:
@@ -366,7 +389,8 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
                 controls.page == n_pages,
             )  # fmt: skip
         pin = pinned.current_pin(board, controls) if board is not None and not controls.private else None
-    organized = target.challenge is not None
+    challenge = target.challenge
+    organized = challenge is not None
     sibling = None if organized else _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None and not pinned_view else []
     if target.is_private and board is not None:
@@ -388,16 +412,16 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         "board_url": target.board_url,
         "csv_url": target.csv_url,
         "json_url": target.json_url,
-        "private_board_url": reverse("boards:phase_private", args=[target.challenge.slug, phase.slug])
-        if organized and phase.is_revealed and phase.split_spec is not None
+        "private_board_url": reverse("boards:phase_private", args=[challenge.slug, phase.slug])
+        if challenge is not None and phase.is_revealed and phase.split_spec is not None
         else "",
-        "public_board_url": reverse("boards:phase", args=[target.challenge.slug, phase.slug]) if organized else "",
+        "public_board_url": reverse("boards:phase", args=[challenge.slug, phase.slug]) if challenge is not None else "",
         # An organized phase is entered from its challenge's page (registration, terms, the phase's own form).
-        "submit_url": target.challenge.get_absolute_url()
-        if organized
+        "submit_url": challenge.get_absolute_url()
+        if challenge is not None
         else reverse("submissions:submit", args=[task.slug]),
-        "my_url": reverse("submissions:my", args=[target.challenge.slug, phase.slug])
-        if organized and request.user.is_authenticated
+        "my_url": reverse("submissions:my", args=[challenge.slug, phase.slug])
+        if challenge is not None and request.user.is_authenticated
         else "",
         "board": board,
         "spec": spec,
@@ -472,7 +496,7 @@ def phase_private_board(request: HttpRequest, slug: str, phase_slug: str) -> Htt
 # --- exports -------------------------------------------------------------------------------------
 
 
-def _export(request: HttpRequest, target: BoardTarget, kind: str) -> HttpResponse:
+def _export(request: HttpRequest, target: BoardTarget, kind: str) -> HttpResponseBase:
     if target.hidden:
         raise Http404("The public board of this phase is hidden until the reveal.")
     try:
@@ -499,32 +523,32 @@ def _export(request: HttpRequest, target: BoardTarget, kind: str) -> HttpRespons
 
 
 @require_GET
-def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _export(request, _standing_target(request, slug), "csv")
 
 
 @require_GET
-def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponse:
+def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _export(request, _standing_target(request, slug), "json")
 
 
 @require_GET
-def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "csv")
 
 
 @require_GET
-def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "json")
 
 
 @require_GET
-def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "csv")
 
 
 @require_GET
-def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "json")
 
 
@@ -641,8 +665,6 @@ def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
         raise Http404("No such dataset.")
     if len(tasks) == 1:
         return redirect("boards:task", tasks[0].slug)
-    from leaderboard.boards.present import dataset_breakdown
-
     return render(request, "boards/dataset.html", dataset_breakdown(tasks))
 
 
