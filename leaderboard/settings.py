@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "leaderboard.ops",
     "leaderboard.organize",
     "leaderboard.drugs",
+    "leaderboard.methods",
     "leaderboard.api",
     "rest_framework",
     "drf_spectacular",

@@ -278,6 +278,8 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
             "private_rows": controls.private,
             "filters": {param: list(values) for param, values in controls.filters},
             "only": list(controls.only),
+            # The moment a pinned view (?as_of=) shows, None for the board as it stands.
+            "as_of": controls.as_of or None,
         },
         "ranking": {
             "metric": spec.metric,
@@ -330,13 +332,22 @@ def to_json(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: C
     return "".join(json_chunks(board, spec, rows, controls))
 
 
-def export_chunks(kind: str, board: Board | None, spec: DirectionSpec, controls: Controls, team_ids: list[int]):
+def export_chunks(
+    kind: str,
+    board: Board | None,
+    spec: DirectionSpec,
+    controls: Controls,
+    team_ids: list[int],
+    rows: Iterable[dict] | None = None,
+):
     """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
 
     Rows come from a server-side cursor (``query.ranked_rows``), so memory does
-    not grow with the board and the first bytes leave before the last row is read.
+    not grow with the board and the first bytes leave before the last row is read;
+    a pinned view passes its ``rows`` (``leaderboard.boards.pinned.pinned_rows``).
     """
-    rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if rows is None:
+        rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
     if board is not None and board.phase.has_published_results and published.shown(controls):
         # Published results where they would rank, merged into the stream (they are never ranked).
         rows = published.merge_stream(spec, rows, published.entries(spec))

@@ -142,7 +142,12 @@ RULES = [
     Rule("boards:phase_private*", (404,) * 6, NOT_POSTABLE, "the private board does not exist before the reveal"),
     Rule("boards:dataset", (REDIRECT,) * 6, NOT_POSTABLE, "a one-task dataset redirects to its board"),
     Rule("boards:compare", (400,) * 6, NOT_POSTABLE, "no ids: a 400 saying what to pick"),
+    Rule("boards:badge", (404,) * 6, NOT_POSTABLE, "the world's submission is private: it has no badge"),
     Rule("boards:*", PUBLIC, NOT_POSTABLE),
+    # --- method pages and suites: public reads of the boards; a method's links are its team's to edit.
+    Rule("methods:detail", (404,) * 6, NOT_POSTABLE, "the world's only method is private: it has no page"),
+    Rule("methods:edit", (LOGIN,) + (404,) * 5, (LOGIN,) + (404,) * 5, "members, of a method with public results"),
+    Rule("methods:*", PUBLIC, NOT_POSTABLE),
     Rule("challenges:register", SIGNED_IN, SIGNED_IN_ACTION, "the terms, then register"),
     Rule("challenges:withdraw", (405,) * 6, (LOGIN,) + (REDIRECT,) * 5),
     Rule("challenges:*", PUBLIC, NOT_POSTABLE),
