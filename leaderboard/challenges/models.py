@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from leaderboard.storage import private_storage
 
@@ -229,16 +230,41 @@ class Phase(models.Model):
         return bool(self.truth_file)
 
     @property
+    def truth_is_hidden(self) -> bool:
+        """Whether only the organizers hold the labels (an organized challenge's truth).
+
+        A hidden truth's file hash, name and row order stay with the organizers: anyone holding
+        the hash could confirm a guessed truth (docs/challenges.md, "Confidentiality").
+        """
+        return self.challenge.kind == Challenge.Kind.ORGANIZED
+
+    @cached_property
+    def truth_version_number(self) -> int:
+        """The current truth's place among the phase's truth files, 1 for the first (what participants see)."""
+        current = self.truth_versions.filter(sha256=self.truth_sha256).values("created_at")[:1]
+        return self.truth_versions.filter(created_at__lte=models.Subquery(current)).count() or 1
+
+    @property
     def truth_provenance(self) -> dict | None:
-        """What the pages and exports say this phase is scored against (None without a truth)."""
+        """What the pages and exports say this phase is scored against (None without a truth).
+
+        Published labels are named by their file's sha256; a hidden truth by its version number only.
+        """
         if not self.has_truth:
             return None
+        hidden = self.truth_is_hidden
+        if self.truth_is_synthetic:
+            kind = "synthetic demo labels"
+        else:
+            kind = "the organizers' hidden labels" if hidden else "real published labels"
         return {
-            "source": self.truth_source,
-            "sha256": self.truth_sha256,
-            "sha256_prefix": self.truth_sha256[:12],
+            "source": "" if hidden else self.truth_source,
+            "sha256": "" if hidden else self.truth_sha256,
+            "sha256_prefix": "" if hidden else self.truth_sha256[:12],
+            "version": self.truth_version_number if hidden else None,
+            "hidden": hidden,
             "synthetic": self.truth_is_synthetic,
-            "kind": "synthetic demo labels" if self.truth_is_synthetic else "real published labels",
+            "kind": kind,
             "rows": (self.truth_counts or {}).get("rows"),
         }
 
