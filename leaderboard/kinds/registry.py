@@ -193,4 +193,3 @@ def site_kind(task: Task | str) -> SiteKind:
     apps.check_apps_ready()
     kind = kind_of(task)
     return SITE_KINDS.get(kind.name) or SiteKind(kind)
-

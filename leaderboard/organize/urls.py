@@ -1,10 +1,12 @@
 from django.urls import path
 
-from leaderboard.organize import moderation_views, participants_views, reveal_views, views
+from leaderboard.organize import hosts_views, moderation_views, participants_views, reveal_views, views
 
 app_name = "organize"
 # Included before challenges.urls: "new" and "import" are not challenge slugs (the forms refuse them).
 urlpatterns = [
+    path("staff/hosts/", hosts_views.host_list, name="hosts"),
+    path("staff/hosts/<str:username>/revoke/", hosts_views.revoke, name="revoke-host"),
     path("challenges/new/", views.new_challenge, name="new"),
     path("challenges/import/", views.import_bundle, name="import"),
     path("challenges/<slug:slug>/manage/", views.manage, name="manage"),
