@@ -105,7 +105,8 @@ class Challenge(models.Model):
             raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
 
     def state(self, now: datetime | None = None) -> str:
-        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
+        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``between`` once a phase
+        has closed (an early reveal closes it at once) and the next has not opened, ``finished`` after the last.
 
         Reads ``phases.all()``, so prefetch them for a list.
         """
@@ -114,7 +115,7 @@ class Challenge(models.Model):
         if "open" in states:
             return "open"
         if "upcoming" in states:
-            return "upcoming"
+            return "between" if "closed" in states else "upcoming"
         return "finished"
 
     def is_organizer(self, user: User | AnonymousUser) -> bool:

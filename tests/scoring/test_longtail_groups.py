@@ -310,5 +310,5 @@ def test_the_command_line_refuses_a_mapping_that_leaves_out_a_truth_class_as_the
 
 def test_attaching_a_mapping_to_a_parsed_truth_refuses_a_class_it_leaves_out(write):
     plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
-    with pytest.raises(ScoringError, match="the group mapping gives no group: \"acylation and related processes\""):
+    with pytest.raises(ScoringError, match='the group mapping gives no group: "acylation and related processes"'):
         attach_group_mapping(USPTO, load_truth(USPTO, write("t.csv", plain)), write("g.csv", "class,group\n0,head\n"))
