@@ -55,6 +55,7 @@ urlpatterns += [
     ),
     path("challenges/<slug:slug>/manage/announcements/", participants_views.announcements, name="announcements"),
     path("challenges/<slug:slug>/manage/export.csv", moderation_views.export_csv, name="export-scores"),
+    path("challenges/<slug:slug>/manage/submissions.zip", moderation_views.download_all, name="download-all"),
     # The reveal (the engine lane): reveal a phase now, or postpone its reveal.
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/reveal", reveal_views.reveal, name="reveal"),
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/postpone", reveal_views.postpone, name="postpone"),
