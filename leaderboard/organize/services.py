@@ -26,6 +26,7 @@ from leaderboard.challenges import audit, bundles
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.services import import_truth, validate_phase_truth
 from leaderboard.submissions.edits import requeue
+from leaderboard.submissions.emails import send_truth_fix_emails
 from leaderboard.submissions.models import Submission
 from scoring.validation.imdrug import read_group_mapping, truth_with_group_column
 
@@ -340,8 +341,11 @@ def rescore_phase(phase_id: int, truth_sha256: str, after: str | None = None) ->
     if after is not None:
         batch = batch.filter(pk__gt=after)
     rows = list(batch.select_related("phase")[:RESCORE_BATCH])
+    if after is None:
+        # Once per truth fix, before any re-score ends: one message per participant, not one per submission.
+        send_truth_fix_emails(Phase.objects.select_related("challenge").get(pk=phase_id))
     for submission in rows:
-        requeue(submission)
+        requeue(submission, notify=False)
     if len(rows) == RESCORE_BATCH:
         rescore_phase.delay(phase_id, truth_sha256, str(rows[-1].pk))
     return len(rows)
