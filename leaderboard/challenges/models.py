@@ -432,3 +432,21 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"
+
+    @property
+    def changes(self) -> list[tuple[str, str, str]]:
+        """(field, before, after) of an edit, as the audit log shows them (``details["changes"]``)."""
+        changes = (self.details or {}).get("changes") or {}
+        return [
+            (name, _shown(values.get("before")), _shown(values.get("after")))
+            for name, values in changes.items()
+            if isinstance(values, dict)
+        ]
+
+
+def _shown(value) -> str:
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

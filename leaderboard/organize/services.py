@@ -54,6 +54,24 @@ def _changed(before: dict, obj, fields) -> list[str]:
     return [name for name in fields if before.get(name) != getattr(obj, name)]
 
 
+# How much of a long value (a Markdown page) an audit entry keeps, before and after.
+AUDIT_VALUE_CHARS = 200
+
+
+def _audit_value(value):
+    value = _jsonable(value)
+    if isinstance(value, str) and len(value) > AUDIT_VALUE_CHARS:
+        return value[:AUDIT_VALUE_CHARS] + f"… ({len(value):,} characters)"
+    return value
+
+
+def _changes(before: dict, obj, changed: list[str]) -> dict:
+    """``{field: {"before": old, "after": new}}`` for the audit entry of an edit (long text shortened)."""
+    return {
+        name: {"before": _audit_value(before.get(name)), "after": _audit_value(getattr(obj, name))} for name in changed
+    }
+
+
 def _jsonable(value):
     return value.isoformat() if hasattr(value, "isoformat") else value
 
@@ -83,7 +101,13 @@ def update_challenge(challenge: Challenge, values: dict, by) -> list[str]:
         action = "challenge.edit"
         if changed == ["is_published"]:
             action = "challenge.publish" if challenge.is_published else "challenge.unpublish"
-        audit.record(challenge, by, action, target=f"challenge {challenge.slug}", details={"fields": changed})
+        audit.record(
+            challenge,
+            by,
+            action,
+            target=f"challenge {challenge.slug}",
+            details={"fields": changed, "changes": _changes(before, challenge, changed)},
+        )
     return changed
 
 
@@ -167,7 +191,11 @@ def save_phase(challenge: Challenge, phase: Phase | None, values: dict, by) -> t
                 by,
                 "phase.create" if creating else "phase.edit",
                 target=f"phase {target.slug}",
-                details={"fields": changed, "rescored": rescore},
+                details={
+                    "fields": changed,
+                    "rescored": rescore,
+                    **({} if creating else {"changes": _changes(before, target, changed)}),
+                },
             )
         if rescore:
             _rescore_on_commit(target)

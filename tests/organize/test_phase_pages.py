@@ -119,6 +119,9 @@ def test_the_organizer_edits_a_phase(client, olga, phase):
     assert phase.reveal_at == phase.ends_at + dt.timedelta(days=1)
     entry = AuditEntry.objects.get(action="phase.edit")
     assert "title" in entry.details["fields"] and "starts_at" not in entry.details["fields"]
+    assert entry.details["changes"]["title"] == {"before": "Development", "after": "Dev"}
+    assert entry.details["changes"]["reveal_at"]["before"] is None
+    assert entry.details["changes"]["reveal_at"]["after"] == (phase.ends_at + dt.timedelta(days=1)).isoformat()
 
 
 def test_a_new_split_on_a_phase_with_truth_rescores_its_submissions(
