@@ -135,6 +135,17 @@ def _canonical(frame: pd.DataFrame) -> pd.DataFrame:
 test_inputs.__test__ = False  # type: ignore[attr-defined]
 
 
+def truth_keys(task: str | Task, truth: Source | Truth) -> set[tuple[str, ...]]:
+    """The truth's keys as text, comparable across files: MUDI pairs unordered and without the ``Compound::``
+    prefix; other tasks' key columns without the data seed."""
+    frame = test_inputs(task, truth)
+    if list(frame.columns) == ["Drug1", "Drug2"]:
+        bare = [[str(v).removeprefix("Compound::") for v in frame[c]] for c in ("Drug1", "Drug2")]
+        return {(a, b) if a <= b else (b, a) for a, b in zip(*bare, strict=True)}
+    columns = [frame[c].astype(str).tolist() for c in frame.columns if c != SEED]
+    return set(zip(*columns, strict=True))
+
+
 def write_csv(frame: pd.DataFrame, out: str | Path | None) -> str | None:
     """Write ``frame`` as CSV to ``out``, or return the CSV text when ``out`` is None."""
     if out is None:

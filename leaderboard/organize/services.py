@@ -13,7 +13,7 @@ import gzip
 import logging
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import BinaryIO, cast
 
@@ -24,6 +24,7 @@ from django.db import transaction
 import scoring
 from leaderboard.challenges import audit, bundles
 from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.challenges.overlap import public_overlaps
 from leaderboard.challenges.services import import_truth, validate_phase_truth
 from leaderboard.submissions.edits import requeue
 from leaderboard.submissions.emails import send_truth_fix_emails
@@ -223,6 +224,8 @@ class TruthReplaced:
     n_rows: int
     changed: bool
     rescoring: int  # submissions of the phase sent back to the queue (by the worker)
+    # Sentences for the organizer: e.g. the truth shares rows with a public test set hosted here.
+    warnings: list[str] = field(default_factory=list)
 
 
 def _suffix(name: str) -> str:
@@ -314,7 +317,11 @@ def replace_truth(phase: Phase, upload, by, groups=None) -> TruthReplaced:
             label += f" with groups {details['groups']}"
             path = _with_group_column(phase, path, groups, Path(tmp))
         action = "truth.replace" if had_truth else "truth.upload"
-        return _import_uploaded(phase, path, by, action=action, details=details, label=label)
+        replaced = _import_uploaded(phase, path, by, action=action, details=details, label=label)
+    if replaced.changed:
+        phase.refresh_from_db()
+        replaced.warnings = public_overlaps(phase)
+    return replaced
 
 
 def apply_class_groups(phase: Phase, groups, by) -> TruthReplaced:

@@ -294,6 +294,8 @@ def _truth_stored(request: HttpRequest, phase: Phase, replaced: services.TruthRe
         )
         stored = f"Stored the truth ({replaced.n_rows:,} rows, sha256 {replaced.sha256[:12]})."
         messages.success(request, stored + rescoring)
+        for warning in replaced.warnings:
+            messages.warning(request, warning)
     return redirect(_phase_url(phase) + "#truth")
 
 
