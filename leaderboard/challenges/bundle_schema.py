@@ -416,15 +416,21 @@ def _check_order(check: _Checker, phases: list[PhaseDefinition]) -> None:
                 f"phases[{i}].slug", f"{describe_value(phase.slug)} is already the slug of phases[{seen[phase.slug]}]"
             )
         seen.setdefault(phase.slug, i)
-    for i in range(1, len(phases)):
-        before, after = phases[i - 1], phases[i]
+    # Phases of one task run in the listed order; phases of different tasks may overlap (tracks).
+    previous: dict[str, int] = {}
+    for i, after in enumerate(phases):
+        j = previous.get(after.task)
+        previous[after.task] = i
+        if j is None:
+            continue
+        before = phases[j]
         if before.starts_at is None or after.starts_at is None:
             continue
         if before.ends_at is None:
-            check.add(f"phases[{i - 1}].ends_at", "is required: only the last phase may be open-ended")
+            check.add(f"phases[{j}].ends_at", "is required: only the last phase of a task may be open-ended")
         elif after.starts_at < before.ends_at:
             check.add(
                 f"phases[{i}].starts_at",
-                f"{after.starts_at.isoformat()} overlaps phases[{i - 1}], which ends at {before.ends_at.isoformat()}; "
-                "phases run in order",
+                f"{after.starts_at.isoformat()} overlaps phases[{j}], which ends at {before.ends_at.isoformat()} "
+                f"and scores the same task ({describe_value(after.task)}); phases of one task run in order",
             )

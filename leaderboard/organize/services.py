@@ -147,9 +147,15 @@ def remove_organizer(challenge: Challenge, user_id: int, by):
 # --- phases -------------------------------------------------------------------------------
 
 
-def overlapping_phase(challenge: Challenge, starts_at, ends_at, *, exclude: int | None = None) -> Phase | None:
-    """Another phase of the challenge whose window intersects [starts_at, ends_at) (None: open-ended)."""
-    for other in challenge.phases.exclude(pk=exclude or 0):
+def overlapping_phase(
+    challenge: Challenge, starts_at, ends_at, *, task_slug: str, exclude: int | None = None
+) -> Phase | None:
+    """Another phase of the challenge **on the same task** whose window intersects [starts_at, ends_at).
+
+    Phases of different tasks may run at once (a challenge with two tracks, a board each); two phases
+    of one task may not, or a participant could not tell which one a file is for. None: open-ended.
+    """
+    for other in challenge.phases.filter(task_slug=task_slug).exclude(pk=exclude or 0):
         other_end = other.ends_at
         starts_before_other_ends = other_end is None or starts_at < other_end
         other_starts_before_this_ends = ends_at is None or other.starts_at < ends_at

@@ -79,7 +79,18 @@ def test_overlapping_phases_are_refused_naming_the_other_phase(client, olga, cha
         "/challenges/mudi-2027/manage/phases/new/", phase_data(starts_at=utc(NOW), ends_at=utc(NOW + dt.timedelta(30)))
     )
     assertContains(response, "Starts (UTC): These dates overlap the phase &quot;Development&quot;", status_code=400)
+    assertContains(response, "which scores the same task", status_code=400)
     assert not Phase.objects.filter(slug="test").exists()
+
+
+def test_phases_of_different_tasks_run_at_once_each_with_its_board(client, olga, challenge):
+    client.force_login(olga)
+    data = phase_data(task_slug="chemicalx-drugcomb", starts_at=utc(NOW), ends_at=utc(NOW + dt.timedelta(30)))
+    response = client.post("/challenges/mudi-2027/manage/phases/new/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert {p.slug: p.is_open for p in challenge.phases.all()} == {"development": True, "test": True}
+    assert client.get("/challenges/mudi-2027/test/board/").status_code == 200
+    assert client.get("/challenges/mudi-2027/development/board/").status_code == 200
 
 
 def test_a_phase_ends_after_it_starts(client, olga, challenge):
