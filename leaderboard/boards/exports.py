@@ -171,8 +171,10 @@ def _export_data(
     return export_row(spec, row, sort, metric_keys, private)
 
 
-# On every line, like the scoring version: the truth the row was scored against.
-TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
+# On every line, like the scoring version: the truth the row was scored against. Published labels are
+# named by their sha256; an organized challenge's hidden truth by its version number only (the hash
+# would let anyone confirm a guessed truth).
+TRUTH_COLUMNS = ("truth_sha256", "truth_version", "truth_synthetic")
 
 
 def fixed_columns(private: bool = False) -> tuple[str, ...]:
@@ -216,7 +218,9 @@ def csv_chunks(
     yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
-    truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
+    truth_cells = (
+        [truth["sha256"], truth["version"] or "", "yes" if truth["synthetic"] else "no"] if truth else ["", "", ""]
+    )
     for i, row in enumerate(rows, start=1):
         data = _export_data(spec, row, controls.sort, metric_keys, private)
         data["declarations"] = _declarations_text(data["declarations"])

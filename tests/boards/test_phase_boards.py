@@ -83,7 +83,7 @@ def test_after_the_reveal_the_private_board_shows_private_scores_the_shift_and_a
     a.refresh_from_db()
     page = client.get(PRIVATE).content.decode()
     assert f"{a.private_primary_value:.4f}" in page
-    assert "Public rank" in page and "Shift" in page
+    assert "Team's public rank" in page and "Shift" in page and "This submission's public score" in page
     assert "Public vs private" in page
     assert 'id="private-board-link"' in client.get(BOARD).content.decode()
 

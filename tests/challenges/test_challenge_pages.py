@@ -111,7 +111,10 @@ def test_the_page_shows_overview_rules_data_and_the_phase_timeline(client, db):
     assertContains(response, "Play fair.")
     assertContains(response, "Teams of at most 3.")
     assertContains(response, "Ends in 2")  # days, rounded down by timeuntil
-    assertContains(response, "30% public by hash, seed 2027")
+    # The split's rule and seed stay with the organizers (the confidentiality contract).
+    assertContains(response, "Which rows are private stays with the organizers")
+    assertNotContains(response, "seed 2027")
+    assertNotContains(response, "by hash")
     assertContains(response, "up to 2 final submissions")
     assertContains(response, "Ladder mode")
 

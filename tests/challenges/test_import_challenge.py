@@ -111,7 +111,7 @@ MALFORMED = {
     ),
     "open-ended phase before another": (
         edited("    ends_at: 2027-03-01T00:00:00Z\n", ""),
-        "phases[0].ends_at: is required: only the last phase may be open-ended",
+        "phases[0].ends_at: is required: only the last phase of a task may be open-ended",
     ),
     "unknown task": (edited("task: mudi", "task: mudii"), 'phases[0].task: "mudii" is not a task; valid tasks: mudi,'),
     "bad split": (
@@ -232,3 +232,22 @@ def test_a_failure_while_creating_leaves_no_rows_and_no_stored_truth(tmp_path, m
         bundles.import_bundle(write_bundle(tmp_path).open("rb"))
     assert calls == ["development", "test"]
     assert nothing_created()
+
+
+def test_phases_of_different_tasks_may_overlap_in_a_bundle_and_of_one_task_may_not():
+    from leaderboard.challenges.bundle_schema import BundleError, parse_definition
+
+    def definition(second_task: str) -> dict:
+        return {
+            "version": 1,
+            "challenge": {"slug": "two-tracks", "title": "Two tracks"},
+            "phases": [
+                {"slug": "pairs", "title": "Pairs", "task": "mudi", "starts_at": "2027-01-01", "ends_at": "2027-03-01"},
+                {"slug": "cells", "title": "Cells", "task": second_task, "starts_at": "2027-02-01"},
+            ],
+        }
+
+    parsed = parse_definition(definition("chemicalx-drugcomb"))
+    assert [p.task for p in parsed.phases] == ["mudi", "chemicalx-drugcomb"]
+    with pytest.raises(BundleError, match=r"phases\[1\].starts_at: .* overlaps phases\[0\].* scores the same task"):
+        parse_definition(definition("mudi"))

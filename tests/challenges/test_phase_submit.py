@@ -246,3 +246,12 @@ def test_an_organizer_of_another_challenge_is_not_one_here(client, charlie, mudi
     assertContains(client.get("/challenges/mudi-2027/dev/submit/"), "Register a team for MUDI held-out pairs 2027")
     submit_to(client, charlie.personal_team)
     assert not Submission.objects.exists()
+
+
+def test_a_spent_quota_names_the_phase_it_belongs_to(alice_client, alice, mudi_2027, sent):
+    mudi_2027.phases.filter(slug="dev").update(daily_limit=1)
+    register(alice.personal_team, alice, mudi_2027)
+    assert submit_to(alice_client, alice.personal_team).status_code == 302
+    response = submit_to(alice_client, alice.personal_team)
+    assertContains(response, "submissions allowed today in the phase \u201cDevelopment\u201d", status_code=400)
+    assertNotContains(response, "on this task", status_code=400)

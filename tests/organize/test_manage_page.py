@@ -67,6 +67,12 @@ def test_the_organizer_edits_and_publishes_the_challenge(client, olga, challenge
     assert challenge.title == "DDI 2027" and challenge.is_published
     entry = AuditEntry.objects.get(challenge=challenge, action="challenge.edit")
     assert "is_published" in entry.details["fields"] and "title" in entry.details["fields"]
+    # The entry says what changed, before and after, and the audit log shows it.
+    assert entry.details["changes"]["title"] == {"before": "MUDI held-out pairs 2027", "after": "DDI 2027"}
+    assert entry.details["changes"]["is_published"] == {"before": False, "after": True}
+    page = client.get("/challenges/mudi-2027/manage/")
+    assertContains(page, "<code>title</code>: <del>MUDI held-out pairs 2027</del> → <ins>DDI 2027</ins>", html=True)
+    assertContains(page, "<code>is_published</code>: <del>no</del> → <ins>yes</ins>", html=True)
 
 
 def test_an_invalid_edit_changes_nothing_and_names_the_field(client, olga, challenge):

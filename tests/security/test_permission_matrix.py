@@ -47,6 +47,8 @@ PRIVATE_SUBMISSION = (404, OK, 404, 404, OK, OK)
 ORGANIZER_PAGE = (LOGIN, 404, 404, 404, OK, OK)
 ORGANIZER_ACTION = (LOGIN, 404, 404, 404, DONE, DONE)
 ORGANIZER_GET_ONLY = (LOGIN,) + (405,) * 5  # the method is checked first: the same answer for every challenge
+STAFF_PAGE = (LOGIN, 404, 404, 404, 404, OK)  # the staff page of hosts: nobody else learns it exists
+STAFF_ACTION = (LOGIN, 404, 404, 404, 404, DONE)
 HOST_PAGE = (LOGIN, 403, 403, OK, OK, OK)  # the hosting permission (not a private object: 403)
 HOST_ACTION = (LOGIN, 403, 403, DONE, DONE, DONE)
 ADMIN = (ADMIN_LOGIN,) * 5 + (NO_ERROR,)
@@ -75,6 +77,8 @@ METHODS = ("get", "post", "put")
 RULES = [
     # --- organizer pages (organize and moderate lanes): the challenge's organizers and staff only.
     Rule("organize:new|organize:import", HOST_PAGE, HOST_ACTION, "creating a challenge needs the host permission"),
+    Rule("organize:hosts", STAFF_PAGE, STAFF_ACTION, "staff grant the host role"),
+    Rule("organize:revoke-host", POST_ONLY_SIGNED_IN, STAFF_ACTION, "staff revoke the host role"),
     Rule(
         "organize:add-organizer|organize:remove-organizer|organize:upload-truth|organize:truth-groups"
         "|organize:moderation-rerun"
@@ -85,7 +89,7 @@ RULES = [
     ),
     Rule(
         "organize:export|organize:phases|organize:download-truth|organize:moderation-submissions"
-        "|organize:moderation-submission|organize:participants|organize:export-scores",
+        "|organize:moderation-submission|organize:participants|organize:export-scores|organize:download-all",
         ORGANIZER_PAGE,
         ORGANIZER_GET_ONLY,
         "an organizer's page or download (the truth file included)",
@@ -96,7 +100,7 @@ RULES = [
     # --- the API, with bearer tokens (each role's token has the widest scope).
     Rule("api:*-submit", API_NOT_POSTABLE, API_TOKEN_WRITE, "uploads need a token"),
     Rule("api:phase-truth", API_NOT_POSTABLE, API_NOT_POSTABLE, "truth is PUT by organizers", put=API_ORGANIZER_WRITE),
-    Rule("api:challenge-export", API_ORGANIZER_READ, API_NOT_POSTABLE, "every score, for organizers"),
+    Rule("api:challenge-export|api:challenge-download", API_ORGANIZER_READ, API_NOT_POSTABLE, "for organizers"),
     Rule(
         "api:challenge-rerun|api:team-decision|api:submission-moderation",
         API_NOT_POSTABLE,

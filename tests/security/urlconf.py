@@ -56,6 +56,7 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("accounts:password_reset_confirm", "uidb64", "MQ"),
         ("accounts:password_reset_confirm", "token", "set-password"),
         ("tokens:*", "token_id", str(w.token_id)),
+        ("organize:revoke-host", "username", w.bob.username),
         ("api:challenge*", "slug", w.challenge.slug),
         ("api:team-decision", "slug", w.challenge.slug),
         ("api:team-decision", "team", w.private_submission.team.slug),
