@@ -42,7 +42,8 @@ def test_an_approved_team_submits_and_is_bound_to_the_phase(
     register(alice_lab, alice, mudi_2027)
     page = alice_client.get("/challenges/mudi-2027/dev/submit/")
     assertContains(page, 'id="submission-form"')
-    assertContains(page, f'<option value="{alice_lab.pk}">Alice Lab</option>', html=True)
+    # The one team that can take the submission is offered, chosen already.
+    assertContains(page, f'<option value="{alice_lab.pk}" selected>Alice Lab</option>', html=True)
     assertNotContains(page, f'<option value="{alice.personal_team.pk}"')  # only the registered team is offered
     assertContains(page, 'href="/challenges/mudi-2027/"')
     # The phase's own downloads, not the standing task's (another truth).
