@@ -13,7 +13,7 @@ import pytest
 from tests.boards.conftest import classification_metrics, pair_metrics, phase_for, scored
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BLOCKING = {"serious", "critical"}
 

@@ -26,6 +26,9 @@ from django.urls.resolvers import RoutePattern
 from leaderboard.submissions.models import Result, Submission
 from tests.challenges.split_phase import PRIVATE_ROWS, PUBLIC_ROWS, make_split_phase, submit_scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 PARAM = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from pytest_django.asserts import assertContains
 
 from leaderboard.challenges.models import AuditEntry, Phase
@@ -121,6 +122,7 @@ def test_the_organizer_edits_a_phase(client, olga, phase):
     assert "title" in entry.details["fields"] and "starts_at" not in entry.details["fields"]
 
 
+@pytest.mark.storage
 def test_a_new_split_on_a_phase_with_truth_rescores_its_submissions(
     client, olga, alice, phase_with_truth, rescores, django_capture_on_commit_callbacks
 ):
