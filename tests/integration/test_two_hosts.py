@@ -36,7 +36,7 @@ from tests.conftest import REPO, require, wait_for
 from tests.storage.conftest import bucket  # noqa: F401 (the fixture)
 from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 WEB_PORT = 8000
 
