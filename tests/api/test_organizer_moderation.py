@@ -28,6 +28,9 @@ from tests.moderation.conftest import (  # noqa: F401 (fixtures shared with the 
     tasks_run_at_once,
 )
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 PROBLEM = "application/problem+json"
 
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from leaderboard.challenges.models import Phase
 from tests.boards.conftest import mudi_metrics, mudi_truth_csv, phase_for, scored, with_truth
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_board_names_its_truth_source_sha256_prefix_and_kind(client, standing):

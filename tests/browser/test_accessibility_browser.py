@@ -15,7 +15,7 @@ from leaderboard.boards.pinned import format_as_of
 from tests.boards.conftest import classification_metrics, pair_metrics, phase_for, scored
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BLOCKING = {"serious", "critical"}
 

@@ -24,7 +24,7 @@ from tests.browser.test_organize_browser import add_phase, log_in, upload_truth,
 from tests.conftest import wait_for
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, make_submission, mudi_truth_csv
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FRACTION, SEED = 0.3, 7  # the split add_phase(..., fraction="0.3") asks for (seed 7)
 

@@ -49,6 +49,7 @@ def edited(old: str, new: str, *, count: int = 1) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.storage
 def test_the_documented_example_bundle_imports(db, tmp_path, alice, capsys):
     call_command("import_challenge", str(write_bundle(tmp_path)), "--organizer", "alice")
     assert f"imported challenge {SLUG} with 2 phases" in capsys.readouterr().out
@@ -191,6 +192,7 @@ def test_a_file_that_is_not_a_zip_is_refused(db, tmp_path):
         call_command("import_challenge", str(path))
 
 
+@pytest.mark.storage
 def test_an_existing_slug_is_refused_and_another_slug_copies_the_challenge(db, tmp_path):
     path = write_bundle(tmp_path)
     call_command("import_challenge", str(path))
@@ -215,6 +217,7 @@ def test_every_problem_is_reported_at_once(db, tmp_path):
     assert 'phases[0].task: "mudii"' in str(error.value) and "phases[1].daily_limit: -1" in str(error.value)
 
 
+@pytest.mark.storage
 def test_a_failure_while_creating_leaves_no_rows_and_no_stored_truth(tmp_path, monkeypatch, nothing_created):
     from leaderboard.challenges import services
 

@@ -14,6 +14,9 @@ from tests.api.helpers import bearer
 from tests.challenges.participants import mudi_2027, register, sent, submit_to  # noqa: F401
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def alice_client(client, alice):

@@ -21,6 +21,9 @@ from leaderboard.submissions.models import Submission
 from tests.challenges.crawl import body, every_url, leaks, needles, viewers
 from tests.challenges.split_phase import PRIVATE_ROWS, PUBLIC_ROWS, make_split_phase, submit_scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def scene(olga, alice, alice_lab, bob, charlie):

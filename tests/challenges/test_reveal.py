@@ -22,6 +22,9 @@ from leaderboard.submissions.finals import set_final
 from leaderboard.submissions.models import Submission
 from tests.challenges.split_phase import PRIVATE_ROWS, PUBLIC_ROWS, make_split_phase, submit_scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def phase(olga):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from pytest_django.asserts import assertContains
 
 from leaderboard.challenges.models import AuditEntry, Phase
@@ -135,6 +136,7 @@ def test_the_organizer_edits_a_phase(client, olga, phase):
     assert entry.details["changes"]["reveal_at"]["after"] == (phase.ends_at + dt.timedelta(days=1)).isoformat()
 
 
+@pytest.mark.storage
 def test_a_new_split_on_a_phase_with_truth_rescores_its_submissions(
     client, olga, alice, phase_with_truth, rescores, django_capture_on_commit_callbacks
 ):

@@ -25,6 +25,9 @@ from django.test import Client
 from tests.security.conftest import ROLES
 from tests.security.urlconf import site_urls
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 # Outcomes. An int is that status exactly.
 OK = 200
 LOGIN = "302 to the login page"
