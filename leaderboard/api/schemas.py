@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.urls import reverse
 from rest_framework import serializers as s
 
 from scoring import submission_fields
@@ -270,6 +271,9 @@ class TruthSerializer(s.Serializer):
     rows = s.IntegerField()
     changed = s.BooleanField(help_text="false when this file already was the phase's truth")
     rescoring = s.IntegerField(help_text="submissions of the phase sent back to the worker to be re-scored")
+    warnings = s.ListField(
+        child=s.CharField(), help_text="e.g. the truth shares rows with a public test set hosted on this site"
+    )
     versions = TruthVersionSerializer(many=True)
 
 
@@ -301,4 +305,15 @@ def add_problem_responses(result, generator, request, public):
                 if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
                     responses[code] = problem
             responses.setdefault("default", problem)
+    return result
+
+
+def link_the_guide(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the description links the API guide's site page (docs/api.md).
+
+    The reference page renders the description as Markdown, so a visitor opens the
+    guide with its examples instead of reading a repository path.
+    """
+    guide = reverse("docs:page", args=["api"])
+    result["info"]["description"] += f" Walkthrough with examples: [the API and command-line guide]({guide})."
     return result

@@ -28,7 +28,7 @@ from leaderboard.accounts.models import Team
 from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
 from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
-from leaderboard.api.problems import ApiProblem, problem_response
+from leaderboard.api.problems import TYPES, ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
 from leaderboard.boards import exports
 from leaderboard.boards.models import Board
@@ -504,8 +504,6 @@ def submission_detail(request: Request, submission_id) -> Response:
 
 def problem_type(request, kind: str):
     """What a problem ``type`` URI answers: its status, title and meaning."""
-    from leaderboard.api.problems import TYPES
-
     if kind not in TYPES:
         return not_found(request)
     status_code, title, description = TYPES[kind]

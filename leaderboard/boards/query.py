@@ -15,6 +15,8 @@ without JavaScript:
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``published=0``: hide the published results shown beside the rows (on by default);
+- ``as_of=<ISO 8601 moment>``: the view as it stood then (``leaderboard.boards.pinned``; the
+  views check it, since a bad moment is an error, not a default);
 - ``page=N``.
 
 Unknown or invalid values are ignored (the default applies), never an error.
@@ -25,10 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlencode
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Field, Q, QuerySet
 
 from leaderboard.accounts.models import Membership
 from leaderboard.boards.models import Board, BoardRow
@@ -61,6 +64,8 @@ class Controls:
     default_direction: str = field(default="default", compare=False)
     # Column groups shown; () = every group. Only the HTML table reads it (rows and exports do not change).
     columns: tuple[str, ...] = field(default=(), compare=False)
+    # A pinned view's moment as its permalink writes it (``pinned.format_as_of``); "" = the board now.
+    as_of: str = ""
 
     def shows(self, group: str) -> bool:
         return not self.columns or group in self.columns
@@ -71,7 +76,7 @@ class Controls:
 
     def params(self, **changes) -> list[tuple[str, str]]:
         """The query string pairs of this view, with ``changes`` applied (page resets unless given)."""
-        values = {
+        values: dict[str, Any] = {
             "direction": self.direction,
             "sort": self.sort_param(self.sort, self.reverse),
             "private": self.private,
@@ -80,6 +85,7 @@ class Controls:
             "page": 1,
             "columns": self.columns,
             "published": self.published,
+            "as_of": self.as_of,
         }
         values.update(changes)
         pairs: list[tuple[str, str]] = []
@@ -95,6 +101,8 @@ class Controls:
         pairs += [("cols", group) for group in values["columns"]]
         if not values["published"]:
             pairs.append(("published", "0"))
+        if values["as_of"]:
+            pairs.append(("as_of", values["as_of"]))
         if values["page"] and values["page"] != 1:
             pairs.append(("page", str(values["page"])))
         return pairs
@@ -102,7 +110,8 @@ class Controls:
     def query(self, **changes) -> str:
         """``?a=b&...`` (or "" for the default view)."""
         pairs = self.params(**changes)
-        return "?" + urlencode(pairs) if pairs else ""
+        # ":" left as is (it is legal in a query): a pinned view's as_of reads as written in a citation.
+        return "?" + urlencode(pairs, safe=":") if pairs else ""
 
     @staticmethod
     def sort_param(sort: str, reverse: bool) -> str:
@@ -125,7 +134,7 @@ class Controls:
         return "reversed" if self.reverse else "sorted"
 
     def cache_parts(self) -> tuple:
-        return (self.direction, self.sort, self.reverse, self.filters, self.only, self.published, self.page)
+        return (self.direction, self.sort, self.reverse, self.filters, self.only, self.published, self.as_of, self.page)
 
 
 def parse_controls(task, params, *, logged_in: bool) -> Controls:
@@ -220,6 +229,12 @@ ROW_COLUMNS = (
 )  # fmt: skip
 
 
+def _row_fields() -> list[Field]:
+    """The BoardRow fields of ROW_COLUMNS in order: each is a column of its own (``*_id`` by its attname)."""
+    by_attname = {f.attname: f for f in BoardRow._meta.concrete_fields}
+    return [by_attname[name] for name in ROW_COLUMNS]
+
+
 def _sort_key_sql(alias: str, sort: str, vendor: str) -> tuple[str, list]:
     """SQL of the quality key a view is sorted by: the board's ranking, or one column's key."""
     if not sort or sort in TEXT_SORTS:
@@ -245,7 +260,7 @@ def ranked_sql(
     """
     table = BoardRow._meta.db_table
     column_sort = bool(controls.sort) and controls.sort not in TEXT_SORTS
-    cols = ", ".join(f"r.{BoardRow._meta.get_field(name).column}" for name in ROW_COLUMNS)
+    cols = ", ".join(f"r.{row_field.column}" for row_field in _row_fields())
     sk_r, sk_params = _sort_key_sql("r", controls.sort, vendor)
     public_sort_rank = (
         f"CASE WHEN substr({sk_r}, 1, 1) = '1' THEN NULL ELSE DENSE_RANK() OVER (ORDER BY {sk_r}) END"
@@ -319,15 +334,14 @@ def _order_sql(controls: Controls) -> list[str]:
 def _converters(connection) -> list:
     """Per output column, Django's own converters of the model field (dates, UUIDs, JSON, booleans)."""
     out = []
-    for name in ROW_COLUMNS:
-        field = BoardRow._meta.get_field(name)
-        col = field.get_col(BoardRow._meta.db_table)
-        out.append((col, connection.ops.get_db_converters(col) + field.get_db_converters(connection)))
+    for row_field in _row_fields():
+        col = row_field.get_col(BoardRow._meta.db_table)
+        out.append((col, connection.ops.get_db_converters(col) + row_field.get_db_converters(connection)))
     return out
 
 
 def _rows_from(cursor, connection, chunk: int) -> Iterator[dict]:
-    names = [*(BoardRow._meta.get_field(n).attname for n in ROW_COLUMNS), "rank", "position", "sort_rank"]
+    names = [*(row_field.attname for row_field in _row_fields()), "rank", "position", "sort_rank"]
     converters = _converters(connection)
     n = len(ROW_COLUMNS)
     while True:

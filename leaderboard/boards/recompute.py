@@ -28,7 +28,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import scoring
-from leaderboard.boards import cache
+from leaderboard.boards import cache, pinned
 from leaderboard.boards.models import Board, BoardRow, carried_fields, row_metadata
 from leaderboard.boards.placement import (
     Candidate,
@@ -39,6 +39,7 @@ from leaderboard.boards.placement import (
     representatives,
     tail_key,
 )
+from leaderboard.boards.present import warm
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.boards.verdicts import NO_STATISTIC, Inputs, Statistic, statistics
 from leaderboard.challenges.models import Phase, Registration
@@ -54,8 +55,8 @@ def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
     for spec in specs:
         keys.add(spec.metric)
         keys |= {key for key, _ in spec.tiebreak}
-        if spec.spread_key(spec.metric):
-            keys.add(spec.spread_key(spec.metric))
+        if spread := spec.spread_key(spec.metric):
+            keys.add(spread)
     return keys
 
 
@@ -240,7 +241,7 @@ def _board_for(phase: Phase, spec: DirectionSpec, part: str = Board.Part.PUBLIC)
     return board
 
 
-def _public_activity(phase: Phase) -> tuple[int, object]:
+def _public_activity(phase: Phase) -> tuple[int, datetime | None]:
     found = (
         Submission.objects.on_boards()
         .filter(phase=phase, is_public=True)
@@ -256,10 +257,19 @@ def _stamp(board: Board, leader: BoardRow | None) -> None:
     board.scoring_version = scoring.__version__
 
 
-def _after_commit(phase: Phase, boards: list[Board]) -> None:
+def _after_commit(phase: Phase, boards: list[Board], touched: set[str] | None = None) -> None:
+    """After a board write, inside its transaction: the history, then cache and warm-up once it commits.
+
+    ``touched``: the only submissions whose rows may have changed (the update's own and those a new
+    leader re-marked), so the history compares just those; None compares every row.
+    """
+    # The history pinned views (?as_of=) read, in the same transaction as the rows.
+    pinned.record(boards, only=touched)
     if phase.revealed_at is not None:
         # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
-        boards = boards + build_private_boards(phase)
+        private = build_private_boards(phase)
+        pinned.record(private)
+        boards = boards + private
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
 
@@ -349,6 +359,7 @@ def update_board(phase: Phase, submission_id) -> list[Board]:
     specs = [direction_spec(task, direction) for direction in directions_for(task)]
     stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
     boards = []
+    touched: set[str] = {sid}  # the submissions whose rows this update rewrote or re-marked
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
@@ -367,13 +378,16 @@ def update_board(phase: Phase, submission_id) -> list[Board]:
             rows = _build_rows(board, spec, reps, info)
             others = _leader_row(board, exclude=in_group)
             leader = _first([*rows, *([others] if others else [])])
-            moved = (old is None) != (leader is None) or (old is not None and (_identity(old) != _identity(leader)))
+            moved = (old is None) != (leader is None) or (
+                old is not None and leader is not None and _identity(old) != _identity(leader)
+            )
             gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
+            touched |= {str(r.submission_id) for r in [*gone, *rows]}
             BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
             _mark_rows(spec, rows, leader)
             BoardRow.objects.bulk_create(rows)
             if moved:
-                _remark(spec, board, leader, exclude=in_group)
+                touched |= _remark(spec, board, leader, exclude=in_group)
             _stamp(board, leader)
             board.n_rows += sum(r.is_public for r in rows) - sum(r.is_public for r in gone)
             board.n_submissions = n_submissions
@@ -381,7 +395,7 @@ def update_board(phase: Phase, submission_id) -> list[Board]:
             board.progression = _progression_after(spec, phase, board.progression, changed, sid)
             board.save()
             boards.append(board)
-        _after_commit(phase, boards)
+        _after_commit(phase, boards, touched)
     return boards
 
 
@@ -420,8 +434,8 @@ def _band(board: Board, spec: DirectionSpec, leader: BoardRow | None) -> Q:
     return now | above | Q(best_case__gte=floor)
 
 
-def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, exclude: Q) -> int:
-    """Recompute the marks that a new leader can change (``_band``); returns how many rows were rewritten.
+def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, exclude: Q) -> set[str]:
+    """Recompute the marks that a new leader can change (``_band``); returns the submissions of the rows rewritten.
 
     The work grows with the rows near the top of the board, not with the board.
     """
@@ -430,7 +444,7 @@ def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, exclude:
     )
     dirty = _mark_rows(spec, rows, leader)
     BoardRow.objects.bulk_update(dirty, ["p_value", "tied_with_leader"], batch_size=1000)
-    return len(dirty)
+    return {str(r.submission_id) for r in dirty}
 
 
 # --- private boards (after the reveal, ``leaderboard.boards.reveal``) ---------------------------------
@@ -540,8 +554,6 @@ def build_private_boards(phase: Phase) -> list[Board]:
 
 def _warm(boards: list[Board]) -> None:
     """Pre-build the default view of each board so the first visitor after a score gets a cached page."""
-    from leaderboard.boards.present import warm
-
     for board in boards:
         try:
             warm(board)

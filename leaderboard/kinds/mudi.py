@@ -26,12 +26,12 @@ import pandas as pd
 from django.apps import apps
 from django.conf import settings
 
-from leaderboard.boards.charts import label
+from leaderboard.boards.charts import label, plotted_points, points_trace
 from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.formatting import metric_text
 from leaderboard.kinds.registry import Baseline, BoardView, DemoTruth, Section, SiteKind, register
-from leaderboard.submissions.charts import chart, confusion, figure, per_class_bars, trace
+from leaderboard.submissions.charts import chart, confusion, figure, per_class_bars
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
 from scoring.keys import DRUG_BUCKETS, MUDI_SETTINGS, mudi_bucket_key
@@ -101,24 +101,10 @@ def bucket_keys(task: Task, setting: str) -> tuple[str, ...]:
 def direction_scatter(spec: Any, rows: list[dict]) -> dict | None:
     """Direction-aware vs direction-agnostic macro F1, one point per method."""
     aware, agnostic = (result_keys.mudi_key(setting, "macro", "f1") for setting in MUDI_SETTINGS)
-    points = [
-        (label(r), r["metrics"].get(aware), r["metrics"].get(agnostic))
-        for r in rows
-        if r["metrics"].get(aware) is not None and r["metrics"].get(agnostic) is not None
-    ]
+    points = plotted_points((label(r), r["metrics"].get(aware), r["metrics"].get(agnostic)) for r in rows)
     if not points:
         return None
-    fig = figure(
-        trace(
-            "scatter",
-            x=[p[1] for p in points],
-            y=[p[2] for p in points],
-            text=[p[0] for p in points],
-            mode="markers",
-            marker={"size": 10},
-            hovertemplate="%{text}<br>aware %{x:.4f}<br>agnostic %{y:.4f}<extra></extra>",
-        )
-    )
+    fig = figure(points_trace(points, "aware", "agnostic"))
     fig.update_layout(
         xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
         yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
@@ -265,6 +251,35 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
     return analysis
 
 
+def class_table(submission: Submission) -> dict | None:
+    """Per class, in both settings: precision, recall, F1 and the counts behind them (the stored report).
+
+    Counts are whole numbers. None for a report without per-class rows (stored before they existed).
+    """
+    report = submission.report or {}
+    settings = []
+    for setting in MUDI_SETTINGS:
+        rows = (report.get(setting) or {}).get("per_class")
+        if not isinstance(rows, list) or not rows:
+            continue
+        settings.append(
+            {
+                "setting": setting,
+                "label": "direction-aware" if setting == "aware" else "direction-agnostic",
+                "rows": [
+                    {
+                        "class": row.get("class", ""),
+                        **{k: row.get(k) for k in ("precision", "recall", "f1")},
+                        **{k: int(row[k]) if row.get(k) is not None else None for k in ("tp", "fp", "fn", "support")},
+                    }
+                    for row in rows
+                    if isinstance(row, dict)
+                ],
+            }
+        )
+    return {"settings": settings} if settings else None
+
+
 # --- demo data ------------------------------------------------------------------------------------
 
 
@@ -316,6 +331,13 @@ def drug_info_source() -> str:
     return settings.DRUG_INFO_SOURCE or str(drug_info_path())
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a MUDI result key."""
+    if "/drug_freq/" in key:
+        return "by-drug-frequency-buckets-and-per-drug-errors"
+    return "per-class-micro-and-macro"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_mudi.KIND,
@@ -324,8 +346,12 @@ SITE = register(
         board_charts=(direction_scatter,),
         board_sections=(Section("kinds/mudi/board_drug_buckets.html", bucket_table),),
         submission_charts=submission_charts,
-        submission_sections=(Section("kinds/mudi/submission_drugs.html", drug_analysis),),
+        submission_sections=(
+            Section("kinds/mudi/submission_classes.html", class_table),
+            Section("kinds/mudi/submission_drugs.html", drug_analysis),
+        ),
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

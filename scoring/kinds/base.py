@@ -60,6 +60,15 @@ def classes_in_turn(task: Task, n: int) -> np.ndarray:
     return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
 
 
+# The file rules of a kind whose files give one prediction per test key (per seed where there are seeds).
+KEYED_RULES = (
+    "Give one prediction for every key of the test inputs file (on every seed it lists, where there are seeds); "
+    "the example file has exactly these keys.",
+    "A file that leaves a key out, repeats one or adds one that is not in the test set is refused, with the lines "
+    "to fix; a refused file costs no quota.",
+)
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of benchmark (``Task.kind`` names it).
@@ -82,6 +91,8 @@ class Kind:
     own definitions a published entry's values break. ``class_groups`` says that
     a truth may carry long-tailed class groups (``scoring.longtail``).
     ``ranking_metrics`` are the metrics the task's board views rank by.
+    ``rules`` are the file rules the submit page states up front (plain sentences,
+    `code` in backticks); the refusals of the validation say how to fix each.
     """
 
     name: str
@@ -104,6 +115,7 @@ class Kind:
     class_groups: bool = False
     # The metrics a board of the task ranks by (one per setting): what stored replicates are kept for.
     ranking_metrics: Callable[[Task], tuple[str, ...]] = _primary_only
+    rules: tuple[str, ...] = KEYED_RULES
 
 
 KINDS: dict[str, Kind] = {}

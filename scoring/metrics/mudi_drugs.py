@@ -24,7 +24,7 @@ import numpy as np
 
 from scoring.aligned import MudiAligned
 from scoring.keys import DRUG_BUCKETS, MUDI_SETTINGS, mudi_bucket_key, mudi_key
-from scoring.metrics.mudi import CLASS_KEYS, MudiCounts, scores_from_counts
+from scoring.metrics.mudi import CLASS_KEYS, CLASS_NAMES, MudiCounts, scores_from_counts
 
 # The submission page lists this many drugs with the most errors.
 TOP_ERRORS = 10
@@ -35,6 +35,12 @@ def drug_frequency(pair_drugs: np.ndarray, n_drugs: int) -> np.ndarray:
     a, b = pair_drugs[:, 0], pair_drugs[:, 1]
     counts: np.ndarray = np.bincount(a, minlength=n_drugs) + np.bincount(b[a != b], minlength=n_drugs)
     return counts
+
+
+def _padded(frequency: np.ndarray, n_drugs: int) -> np.ndarray:
+    out = np.zeros(n_drugs, dtype=np.int64)
+    out[: min(len(frequency), n_drugs)] = frequency[:n_drugs]
+    return out
 
 
 def pair_buckets(pair_drugs: np.ndarray, frequency: np.ndarray) -> np.ndarray:
@@ -102,11 +108,13 @@ def breakdown(aligned: MudiAligned, counts: MudiCounts) -> tuple[dict[str, float
     names = list(aligned.drug_names)
     n_drugs = max(len(names), int(counts.gold_pair_drugs.max()) + 1 if counts.n_gold_pairs else 0)
     names += [f"#{code}" for code in range(len(names), n_drugs)]
-    frequency = drug_frequency(counts.gold_pair_drugs, n_drugs)
+    own = drug_frequency(counts.gold_pair_drugs, n_drugs)
+    # One part of a split phase: buckets by the whole truth's frequencies, the same for every part.
+    frequency = own if aligned.drug_frequency is None else _padded(aligned.drug_frequency, n_drugs)
     bucket = pair_buckets(counts.gold_pair_drugs, frequency)
     metrics = bucket_metrics(counts, bucket)
     drugs = per_drug_counts(counts, n_drugs)
-    present = np.flatnonzero(frequency > 0)
+    present = np.flatnonzero(own > 0)
     if names != sorted(names):  # the readers' codes index a sorted vocabulary: normally already in id order
         present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
     aware = MUDI_SETTINGS.index("aware")
@@ -149,8 +157,6 @@ def test_pairs_by_class(
     A pair given a class in either orientation counts once for that class;
     ``total`` counts the drug's distinct pairs whatever their classes.
     """
-    from scoring.metrics.mudi import CLASS_NAMES
-
     a, b = np.asarray(gold_a, dtype=np.int64), np.asarray(gold_b, dtype=np.int64)
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     n = max(len(names), int(hi.max()) + 1 if hi.size else 0)

@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0004_pending_signup'),
-        ('boards', '0006_merge_20261201_1131'),
+        ('boards', '0007_board_row_history'),
     ]
 
     operations = [
