@@ -1,7 +1,10 @@
 """``ddi-leaderboard``: log in, list tasks, download inputs, validate offline, submit and wait, read boards.
 
-Exit status: 0 ok, 2 invalid input (a bad file or argument), 3 authentication,
-4 quota or rate limit, 5 server or network. Errors are sentences, never tracebacks.
+Exit status: 0 ok, 2 invalid input (a bad file or argument, a submission that failed its checks),
+3 authentication, 4 quota or rate limit, 5 server or network (or a submission the platform failed),
+6 still waiting (the submission was accepted; ``wait ID`` resumes). Errors are sentences, never tracebacks.
+
+Start-up stays light: pandas and scikit-learn load only for the commands that validate a file.
 """
 
 from __future__ import annotations
@@ -12,14 +15,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
-from ddi_leaderboard import config
+from ddi_leaderboard import __version__, config
 from ddi_leaderboard.client import Client
 from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, EXIT_SERVER, AuthError, ClientError, InvalidSubmission
 from scoring import submission_fields
 
-EPILOG = "Exit status: 0 ok, 2 invalid input, 3 authentication, 4 quota or rate limit, 5 server or network."
+EPILOG = (
+    "Exit status: 0 ok, 2 invalid input or a submission that failed its checks, 3 authentication, "
+    "4 quota or rate limit, 5 server or network, 6 still waiting (resume with 'wait ID')."
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="print JSON (the API's own objects)")
+
+
+def _print_json(value) -> None:
+    click.echo(json.dumps(value, indent=1))
 
 
 def _client(ctx: click.Context) -> Client:
@@ -42,10 +52,11 @@ def _print_problems(error: InvalidSubmission) -> None:
 
 
 @click.group(epilog=EPILOG)
+@click.version_option(__version__, prog_name="ddi-leaderboard")
 @click.option(
     "--url", envvar=config.URL_VARIABLE, help=f"server URL (default: saved by login, or {config.DEFAULT_URL})"
 )
-@click.option("--token", envvar=config.TOKEN_VARIABLE, help="API token (default: saved by login)")
+@click.option("--token", envvar=config.TOKEN_VARIABLE, help="API token (default: the one login saved for this URL)")
 @click.pass_context
 def cli(ctx: click.Context, url: str | None, token: str | None) -> None:
     """Submit to and read the DDI Leaderboard."""
@@ -64,11 +75,15 @@ def login(ctx: click.Context, new_token: str) -> None:
 
 
 @cli.command()
+@json_option
 @click.pass_context
-def tasks(ctx: click.Context) -> None:
+def tasks(ctx: click.Context, as_json: bool) -> None:
     """List the tasks."""
+    found = _client(ctx).tasks()
+    if as_json:
+        return _print_json(found)
     rows = [("slug", "family", "split", "primary metric")]
-    rows += [(t["slug"], t["family"], t["split"], t["primary_metric"]) for t in _client(ctx).tasks()]
+    rows += [(t["slug"], t["family"], t["split"], t["primary_metric"]) for t in found]
     _table(rows)
 
 
@@ -154,9 +169,14 @@ def field_options(fields=submission_fields.FIELDS) -> Callable:
 @click.option("--team", help="team slug (default: your personal team)")
 @click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]", help="a task declaration, e.g. modalities=graph")
 @click.option("--wait", is_flag=True, help="wait until scored; print the primary metric and the rank")
+@click.option("--timeout", type=click.FloatRange(min=1), default=3600, show_default=True,
+              help="--wait: seconds to wait before giving up (the submission stays queued)")  # fmt: skip
+@json_option
 @click.pass_context
-def submit(ctx, task, file, team, declare, wait, **fields) -> None:
+def submit(ctx, task, file, team, declare, wait, timeout, as_json, **fields) -> None:
     """Validate offline, upload (never an invalid file), and optionally wait for the score."""
+    from tqdm import tqdm  # here: only an upload draws a progress bar
+
     client = _client(ctx)
     if not client.token:
         raise AuthError("Submitting needs a token: run 'ddi-leaderboard login' or set DDI_LEADERBOARD_TOKEN.")
@@ -166,16 +186,48 @@ def submit(ctx, task, file, team, declare, wait, **fields) -> None:
         submission = client.submit(
             task, file, team=team, declarations=_declarations(declare), validate=False, progress=bar.update, **fields
         )
-    click.echo(f"Submitted {submission['id']} ({submission['status']}): {submission['url']}")
     if not wait:
+        if as_json:
+            return _print_json(submission)
+        click.echo(f"Submitted {submission['id']} ({submission['status']}): {submission['url']}")
         return
-    final = client.wait(submission["id"], on_update=lambda s: None)
-    _report(client, final, just_scored=True)
-    if final["status"] == "failed":
-        ctx.exit(EXIT_INVALID if final.get("error_kind") == "invalid" else 5)
+    click.echo(f"Submitted {submission['id']} ({submission['status']}): {submission['url']}", err=as_json)
+    _wait_and_report(ctx, client, submission["id"], timeout, as_json)
 
 
-def _report(client: Client, status: dict, *, just_scored: bool = False) -> None:
+def _wait_and_report(ctx: click.Context, client: Client, submission_id: str, timeout: float, as_json: bool) -> None:
+    """Wait (showing each change of state and queue position), report, and exit non-zero for a failure."""
+    seen: list[tuple] = []
+
+    def show(current: dict) -> None:
+        state = (current["status"], current.get("queue_position"))
+        if seen and seen[-1] == state or current["status"] in ("scored", "failed"):
+            return
+        seen.append(state)
+        position = current.get("queue_position")
+        click.echo(f"Status: {current['status']}" + (f" (position {position} in the queue)" if position else ""),
+                   err=True)  # fmt: skip
+
+    def retrying(reason: str, pause: float) -> None:
+        click.echo(f"Retrying in {pause:.0f} s: {reason}", err=True)
+
+    final = client.wait(submission_id, timeout=timeout, on_update=show, on_retry=retrying)
+    _report(client, final, just_scored=True, as_json=as_json)
+    _exit_for(ctx, final)
+
+
+def _exit_for(ctx: click.Context, current: dict) -> None:
+    """A failed submission exits 2 when its file was refused, 5 when the platform failed it."""
+    if current["status"] == "failed":
+        ctx.exit(EXIT_INVALID if current.get("error_kind") == "invalid" else EXIT_SERVER)
+
+
+def _report(client: Client, status: dict, *, just_scored: bool = False, as_json: bool = False) -> None:
+    if as_json:
+        if status["status"] == "scored":
+            finder = client.wait_for_rank if just_scored else client.rank_of
+            status = {**status, "rank": finder(status["task"], status["id"])}
+        return _print_json(status)
     if status["status"] == "scored":
         primary = status["primary"]
         value = "not computed" if primary["value"] is None else repr(primary["value"])
@@ -185,9 +237,12 @@ def _report(client: Client, status: dict, *, just_scored: bool = False) -> None:
         rank = finder(status["task"], status["id"])
         click.echo(f"Rank: {rank if rank is not None else 'unranked'} on {status['task']}")
     elif status["status"] == "failed":
-        click.echo(f"Failed: {status.get('error') or 'no reason given'}", err=True)
+        error = status.get("error") or "no reason given"
+        click.echo(f"Failed: {error}", err=True)
+        # The stored error usually quotes the first problems already: print each problem once.
         for problem in status.get("problems", []):
-            click.echo(f"  {problem['message']}", err=True)
+            if problem["message"] not in error:
+                click.echo(f"  {problem['message']}", err=True)
     else:
         position = status.get("queue_position")
         click.echo(f"Status: {status['status']}" + (f" (position {position} in the queue)" if position else ""))
@@ -195,22 +250,40 @@ def _report(client: Client, status: dict, *, just_scored: bool = False) -> None:
 
 @cli.command()
 @click.argument("submission_id")
+@json_option
 @click.pass_context
-def status(ctx: click.Context, submission_id: str) -> None:
-    """Show a submission's status and primary metric."""
+def status(ctx: click.Context, submission_id: str, as_json: bool) -> None:
+    """Show a submission's status and primary metric (exit 2 or 5 if it failed)."""
     client = _client(ctx)
     current = client.status(submission_id)
-    click.echo(f"{current['id']}  {current['task']}  {current['method_name']}  {current['team']}")
-    _report(client, current)
+    if not as_json:
+        click.echo(f"{current['id']}  {current['task']}  {current['method_name']}  {current['team']}")
+    _report(client, current, as_json=as_json)
+    _exit_for(ctx, current)
+
+
+@cli.command()
+@click.argument("submission_id")
+@click.option("--timeout", type=click.FloatRange(min=1), default=3600, show_default=True,
+              help="seconds to wait before giving up")  # fmt: skip
+@json_option
+@click.pass_context
+def wait(ctx: click.Context, submission_id: str, timeout: float, as_json: bool) -> None:
+    """Wait for a submission to be scored, through restarts and busy spells; print its score and rank."""
+    _wait_and_report(ctx, _client(ctx), submission_id, timeout, as_json)
 
 
 @cli.command()
 @click.option("--task", help="only this task")
+@json_option
 @click.pass_context
-def submissions(ctx: click.Context, task: str | None) -> None:
+def submissions(ctx: click.Context, task: str | None, as_json: bool) -> None:
     """List your teams' submissions, newest first."""
+    found = _client(ctx).submissions(task=task)
+    if as_json:
+        return _print_json(found)
     rows = [("id", "task", "method", "team", "status", "primary")]
-    for s in _client(ctx).submissions(task=task):
+    for s in found:
         value = s["primary_value"]
         rows.append(
             (s["id"], s["task"], s["method_name"], s["team"], s["status"], "" if value is None else f"{value:.4f}")
@@ -223,9 +296,11 @@ def submissions(ctx: click.Context, task: str | None) -> None:
 @click.option("--direction", type=click.Choice(["aware", "agnostic"]), help="MUDI: which view")
 @click.option("--private", is_flag=True, help="add your teams' private rows")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@json_option
 @click.pass_context
-def leaderboard(ctx: click.Context, task: str, direction: str | None, private: bool, fmt: str) -> None:
-    """Print a task's leaderboard: the CSV export's columns and ranks."""
+def leaderboard(ctx: click.Context, task: str, direction: str | None, private: bool, fmt: str, as_json: bool) -> None:
+    """Print a task's leaderboard: the CSV export's columns and ranks (--json: same as --format json)."""
+    fmt = "json" if as_json else fmt
     client = _client(ctx)
     options = {k: v for k, v in {"direction": direction, "private": "1" if private else None}.items() if v}
     if fmt == "csv":
@@ -365,7 +440,10 @@ def _table(rows: list[tuple]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """The console entry point; returns (and exits with) the documented status."""
     try:
-        cli.main(args=argv, prog_name="ddi-leaderboard", standalone_mode=False)
+        # Not standalone: ctx.exit(code) comes back as the return value instead of a SystemExit.
+        code = cli.main(args=argv, prog_name="ddi-leaderboard", standalone_mode=False)
+        if isinstance(code, int) and code:
+            return code
     except InvalidSubmission as error:
         _print_problems(error)
         return error.exit_code

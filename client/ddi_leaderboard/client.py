@@ -14,10 +14,46 @@ import httpx
 
 import scoring
 from ddi_leaderboard import config
-from ddi_leaderboard.errors import AuthError, ClientError, InvalidInput, InvalidSubmission, QuotaExceeded, ServerError
+from ddi_leaderboard.errors import (
+    AuthError,
+    ClientError,
+    GaveUpWaiting,
+    InvalidInput,
+    InvalidSubmission,
+    QuotaExceeded,
+    ServerError,
+)
 from scoring import submission_fields
 
 FINISHED = ("scored", "failed")
+# Answers that mean "not now" while waiting: retried, not reported.
+RETRIED_STATUSES = (429, 502, 503, 504)
+MAX_PAUSE = 30.0
+# The 401/403 problem types a new token fixes (the others are about the account, the team or the phase).
+TOKEN_KINDS = ("token-required", "invalid-token", "token-revoked", "token-expired", "insufficient-scope", "")
+
+
+def _missing_task(path: str) -> str | None:
+    """For a 404 on a task's page: the sentence naming the valid tasks, if the slug is no task."""
+    parts = path.strip("/").split("/")
+    if len(parts) < 2 or parts[0] != "tasks":
+        return None
+    return unknown_task(parts[1])
+
+
+def unknown_task(slug: str) -> str | None:
+    """None for a task slug, else "No task 'x'; valid tasks: ..." (scoring's registry, loaded only here)."""
+    from scoring.registry import TASKS, unknown_task_message
+
+    return None if slug in TASKS else unknown_task_message(slug)
+
+
+def _seconds(value: str | None) -> float | None:
+    """A Retry-After given in seconds (the API never sends the date form)."""
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _describe(error: httpx.HTTPError, url: str) -> str:
@@ -54,6 +90,11 @@ class Client:
         self, url: str | None = None, token: str | None = None, *, timeout: float = 120.0, transport=None
     ) -> None:
         self.url, self.token = config.resolve(url, token)
+        if self.token:
+            try:
+                config.check_secure(self.url)
+            except config.InsecureURL as refused:
+                raise AuthError(str(refused)) from None
         headers = {"User-Agent": "ddi-leaderboard-client/1.0", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -97,9 +138,12 @@ class Client:
         detail = str(problem.get("detail") or response.reason_phrase or f"HTTP {status}").rstrip(".") + "."
         kind = str(problem.get("type", "")).rsplit("/", 1)[-1]
         if status in (401, 403):
-            return AuthError(
-                f"{detail} Create a token on your profile page and run 'ddi-leaderboard login'.", problem=problem
-            )
+            # Only a token problem is the token's fault: an unverified e-mail or a missing registration says so itself.
+            hint = " Create a token on your profile page and run 'ddi-leaderboard login'."
+            hint = hint if kind in TOKEN_KINDS else ""
+            return AuthError(detail + hint, problem=problem)
+        if status == 404 and not problem and (missing := _missing_task(response.request.url.path)):
+            return InvalidInput(missing)
         if status == 429:
             retry = response.headers.get("Retry-After")
             when = f" Try again in {int(retry)} seconds." if retry and retry.isdigit() else ""
@@ -162,6 +206,8 @@ class Client:
 
         ``inputs`` defaults to the task's inputs file, downloaded from the server once and cached.
         """
+        if missing := unknown_task(task):
+            raise InvalidInput(missing)
         data, _ = self._file_bytes(path_or_dataframe)
         return validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
 
@@ -219,19 +265,59 @@ class Client:
         return self._json("GET", f"/api/v1/submissions/{submission_id}")
 
     def wait(
-        self, submission_id: str, *, timeout: float = 3600, interval: float = 1.0, on_update: Callable | None = None
+        self,
+        submission_id: str,
+        *,
+        timeout: float = 3600,
+        interval: float = 2.0,
+        on_update: Callable[[dict], None] | None = None,
+        on_retry: Callable[[str, float], None] | None = None,
     ) -> dict:
-        """Poll until the submission is scored or failed; returns its final status."""
+        """Poll until the submission is scored or failed; returns its final status.
+
+        A lost connection, a read timeout, 429 and 503 are retried with growing pauses
+        (``Retry-After`` when the server sends one) until ``timeout`` seconds have passed;
+        ``on_update`` sees every status read, ``on_retry`` every retry (its reason and pause).
+        Giving up raises ``GaveUpWaiting``, whose message names the id and the command that resumes.
+        """
         deadline = time.monotonic() + timeout
+        pause = interval
+        last: dict | None = None
         while True:
-            current = self.status(submission_id)
-            if on_update:
-                on_update(current)
-            if current["status"] in FINISHED:
-                return current
-            if time.monotonic() > deadline:
-                raise ServerError(f"Submission {submission_id} was not scored within {timeout:g} seconds.")
-            time.sleep(interval)
+            remaining = deadline - time.monotonic()
+            reason, retry_after = None, None
+            try:
+                per_request = max(1.0, min(30.0, remaining))
+                response = self._http.get(f"/api/v1/submissions/{submission_id}", timeout=per_request)
+            except httpx.HTTPError as error:
+                reason = _describe(error, self.url)
+            else:
+                if response.status_code in RETRIED_STATUSES:
+                    reason = f"the server answered {response.status_code} {response.reason_phrase}"
+                    retry_after = _seconds(response.headers.get("Retry-After"))
+                elif response.status_code >= 400:
+                    raise self._error(response)
+                else:
+                    last, pause = response.json(), interval
+                    if on_update:
+                        on_update(last)
+                    if last["status"] in FINISHED:
+                        return last
+            if reason is not None:
+                pause = retry_after if retry_after is not None else min(MAX_PAUSE, max(interval, pause * 2))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (reason is not None and pause > remaining):
+                state = f"still {last['status']}" if last else "not read yet"
+                because = f" (last: {reason})" if reason else ""
+                raise GaveUpWaiting(
+                    f"Stopped waiting after {timeout:g} seconds{because}: submission {submission_id} was accepted "
+                    f"and is {state}. Resume with: ddi-leaderboard wait {submission_id}",
+                    submission_id=str(submission_id),
+                    last_status=last,
+                )
+            if reason is not None and on_retry:
+                on_retry(reason, pause)
+            time.sleep(min(pause, remaining))
 
     def submissions(self, *, task: str | None = None, status: str | None = None) -> list[dict]:
         params = {k: v for k, v in {"task": task, "status": status}.items() if v}
@@ -364,6 +450,8 @@ Client.submit.__signature__ = _submit_signature()  # type: ignore[attr-defined]
 
 def validate_bytes(task: str, data: bytes, inputs) -> int:
     """scoring's offline check; InvalidSubmission carries its located errors."""
+    if missing := unknown_task(task):
+        raise InvalidInput(missing)
     try:
         return scoring.validate_prediction(task, data, inputs=inputs)
     except scoring.ScoringError as error:

@@ -40,6 +40,7 @@ from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.uploads import upload_refused
 from scoring import submission_fields
+from scoring.registry import unknown_task_message
 
 READ = requires("read", anonymous=True)
 READ_TOKEN = requires("read")
@@ -52,7 +53,7 @@ def _task_or_404(slug: str):
     try:
         return scoring.get_task(slug)
     except KeyError:
-        raise Http404(f"No task {slug!r}.") from None
+        raise Http404(unknown_task_message(slug)) from None
 
 
 def _standing_phase_or_404(slug: str) -> Phase:
