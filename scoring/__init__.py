@@ -13,6 +13,7 @@ in well under a second for commands that do not validate a file.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -65,8 +66,9 @@ def __getattr__(name: str) -> Any:
         value = importlib.import_module("scoring.metrics").SCORER_VERSION
     elif name in _HOMES:
         value = getattr(importlib.import_module(_HOMES[name]), name)
-    elif name == "longtail":
-        value = importlib.import_module("scoring.longtail")
+    elif importlib.util.find_spec(f"scoring.{name}") is not None:
+        # A submodule read as an attribute (``scoring.truth.write_csv``) before anything imported it.
+        value = importlib.import_module(f"scoring.{name}")
     else:
         raise AttributeError(f"module 'scoring' has no attribute {name!r}")
     globals()[name] = value

@@ -17,8 +17,16 @@ from pathlib import Path
 import click
 
 from ddi_leaderboard import __version__, config
-from ddi_leaderboard.client import Client
-from ddi_leaderboard.errors import EXIT_INVALID, EXIT_OK, EXIT_SERVER, AuthError, ClientError, InvalidSubmission
+from ddi_leaderboard.client import Client, check_declarations, unknown_task
+from ddi_leaderboard.errors import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_SERVER,
+    AuthError,
+    ClientError,
+    InvalidInput,
+    InvalidSubmission,
+)
 from scoring import submission_fields
 
 EPILOG = (
@@ -112,11 +120,20 @@ def example(ctx: click.Context, task: str, output: Path) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--inputs", "inputs_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="the task's inputs file (default: downloaded from the server once and cached)")  # fmt: skip
+@click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]",
+              help="check these declarations too, as submit would send them")  # fmt: skip
 @click.pass_context
-def validate(ctx: click.Context, task: str, file: Path, inputs_path: Path | None) -> None:
+def validate(ctx: click.Context, task: str, file: Path, inputs_path: Path | None, declare: tuple[str, ...]) -> None:
     """Check a prediction file offline with the server's own checks (no token needed)."""
-    n_rows = _client(ctx).validate(task, file, inputs=inputs_path)
+    declarations = _declarations(declare) if declare else None
+    n_rows = _client(ctx).validate(task, file, inputs=inputs_path, declarations=declarations)
     click.echo(f"Valid: {n_rows:,} rows for {task}.")
+    if declarations is None:
+        from scoring.registry import get_task
+
+        required = [d.key for d in get_task(task).declarations if d.required]
+        if required:
+            click.echo(f"Submitting to {task} needs --declare for: {', '.join(required)}.", err=True)
 
 
 def _declarations(values: tuple[str, ...]) -> dict:
@@ -180,11 +197,18 @@ def submit(ctx, task, file, team, declare, wait, timeout, as_json, **fields) -> 
     client = _client(ctx)
     if not client.token:
         raise AuthError("Submitting needs a token: run 'ddi-leaderboard login' or set DDI_LEADERBOARD_TOKEN.")
+    declarations = _declarations(declare)
+    # Cheapest first: the declarations offline, then the server's pre-flight (token, e-mail, registration,
+    # quota), then the file itself; nothing is uploaded until all three pass.
+    if missing := unknown_task(task):
+        raise InvalidInput(missing)
+    check_declarations(task, declarations)
+    client.preflight(task, team=team)
     n_rows = client.validate(task, file)
     click.echo(f"Valid: {n_rows:,} rows. Uploading {file.name} ...", err=True)
     with tqdm(total=file.stat().st_size, unit="B", unit_scale=True, desc="upload", file=sys.stderr) as bar:
         submission = client.submit(
-            task, file, team=team, declarations=_declarations(declare), validate=False, progress=bar.update, **fields
+            task, file, team=team, declarations=declarations, validate=False, progress=bar.update, **fields
         )
     if not wait:
         if as_json:

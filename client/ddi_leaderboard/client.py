@@ -201,13 +201,18 @@ class Client:
         except OSError as error:
             raise InvalidInput(f"Could not read {path}: {error.strerror or error}.") from None
 
-    def validate(self, task: str, path_or_dataframe, *, inputs: str | Path | None = None) -> int:
+    def validate(
+        self, task: str, path_or_dataframe, *, inputs: str | Path | None = None, declarations: dict | None = None
+    ) -> int:
         """Check a file offline with the server's checks; returns its row count or raises InvalidSubmission.
 
         ``inputs`` defaults to the task's inputs file, downloaded from the server once and cached.
+        ``declarations`` given, they are checked too (unknown keys, invalid and missing answers).
         """
         if missing := unknown_task(task):
             raise InvalidInput(missing)
+        if declarations is not None:
+            check_declarations(task, declarations)
         data, _ = self._file_bytes(path_or_dataframe)
         return validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
 
@@ -231,16 +236,29 @@ class Client:
         ``private=True``. ``declarations`` are the task's, by key (``{"modalities": ["graph"]}``).
         """
         body: dict[str, str | list[str]] = dict(submission_fields.request_fields(fields))
+        answers = declaration_answers(declarations or {})
+        if validate:
+            # Everything that can be known before the upload is checked before it: offline first, then the server.
+            if missing := unknown_task(task):
+                raise InvalidInput(missing)
+            check_declarations(task, answers)
+            self.preflight(task, team=team)
         data, name = self._file_bytes(path_or_dataframe)
         if validate:
             validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
         if team:
             body["team"] = team
-        for key, value in (declarations or {}).items():
-            values = value if isinstance(value, (list, tuple)) else [value]
-            body[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+        body.update(answers)
         files = {"file": (name, _Progress(data, progress), "text/csv")}
         return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=body, files=files)
+
+    def preflight(self, task: str, *, team: str | None = None) -> dict:
+        """Would an upload be accepted, the file aside (token, scope, verified e-mail, dates, registration, quota)?
+
+        Returns the team and its quota; a refusal raises the error an upload would, before any file is sent.
+        """
+        params = {"team": team} if team else {}
+        return self._json("GET", f"/api/v1/tasks/{task}/submissions/preflight", params=params)
 
     # --- organizers ------------------------------------------------------------------------------------
 
@@ -446,6 +464,25 @@ def _submit_signature() -> inspect.Signature:
 
 
 Client.submit.__signature__ = _submit_signature()  # type: ignore[attr-defined]
+
+
+def declaration_answers(declarations: dict) -> dict[str, list[str]]:
+    """Declarations as the upload sends them: each a list of strings, booleans as yes/no."""
+    answers = {}
+    for key, value in declarations.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        answers[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+    return answers
+
+
+def check_declarations(task: str, declarations: dict) -> None:
+    """Raise InvalidInput naming every unknown key and missing or invalid answer (offline, as the server checks)."""
+    from scoring.definitions import declaration_problems
+    from scoring.registry import get_task
+
+    problems = declaration_problems(get_task(task).declarations, declaration_answers(declarations))
+    if problems:
+        raise InvalidInput(f"Declarations for {task}: " + " ".join(problems) + " Nothing was uploaded.")
 
 
 def validate_bytes(task: str, data: bytes, inputs) -> int:

@@ -36,7 +36,13 @@ def task_dict(task, request) -> dict:
         "paper_url": task.paper_url,
         "caveats": list(task.caveats),
         "declarations": [
-            {"key": d.key, "label": d.label, "help": d.help, "choices": list(d.choices) if d.choices else None}
+            {
+                "key": d.key,
+                "label": d.label,
+                "help": d.help,
+                "choices": list(d.choices) if d.choices else None,
+                "required": d.required,
+            }
             for d in task.declarations
         ],
         "links": {

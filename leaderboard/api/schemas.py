@@ -80,6 +80,7 @@ class DeclarationSerializer(s.Serializer):
     label = s.CharField()
     help = s.CharField(allow_blank=True)
     choices = s.ListField(child=s.CharField(), allow_null=True)
+    required = s.BooleanField(help_text="an upload without this declaration is refused (422)")
 
 
 class TaskSerializer(s.Serializer):
@@ -302,3 +303,13 @@ def add_problem_responses(result, generator, request, public):
                     responses[code] = problem
             responses.setdefault("default", problem)
     return result
+
+
+class PreflightSerializer(s.Serializer):
+    accepts = s.BooleanField(help_text="always true: a refusal is a problem document instead")
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    quota = QuotaSerializer()
+    max_bytes = s.IntegerField(help_text="the largest file an upload takes")

@@ -11,6 +11,7 @@ urlpatterns = [
     path("tasks/<slug:slug>", views.task_detail, name="task"),
     path("tasks/<slug:slug>/leaderboard", views.task_leaderboard, name="task-leaderboard"),
     path("tasks/<slug:slug>/submissions", views.task_submit, name="task-submit"),
+    path("tasks/<slug:slug>/submissions/preflight", views.task_preflight, name="task-preflight"),
     path("challenges", views.challenges, name="challenges"),
     path("challenges/<slug:slug>", views.challenge_detail, name="challenge"),
     path("challenges/<slug:challenge>/phases/<slug:phase>", views.phase_detail, name="phase"),
@@ -18,6 +19,11 @@ urlpatterns = [
         "challenges/<slug:challenge>/phases/<slug:phase>/leaderboard", views.phase_leaderboard, name="phase-leaderboard"
     ),
     path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", views.phase_submit, name="phase-submit"),
+    path(
+        "challenges/<slug:challenge>/phases/<slug:phase>/submissions/preflight",
+        views.phase_preflight,
+        name="phase-preflight",
+    ),
     path("challenges/<slug:challenge>/phases/<slug:phase>/truth", truth.phase_truth, name="phase-truth"),
     path("submissions", views.my_submissions, name="submissions"),
     path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -27,7 +28,14 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
-from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
+from leaderboard.api.presenters import (
+    challenge_dict,
+    phase_dict,
+    quota_dict,
+    submission_dict,
+    submission_summary,
+    task_dict,
+)
 from leaderboard.api.problems import ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
 from leaderboard.boards import exports
@@ -361,20 +369,75 @@ def _quota_problem(exceeded: quotas.QuotaExceeded) -> ApiProblem:
     )
 
 
-def _create(request: Request, phase: Phase) -> Response:
+def _refusal(refused: quotas.SubmissionRefused) -> ApiProblem:
+    """The problem document of a refusal by the quota and registration rules (upload and pre-flight alike)."""
+    if isinstance(refused, quotas.QuotaExceeded):
+        return _quota_problem(refused)
+    if isinstance(refused, quotas.EmailNotVerified):
+        return ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused))
+    if isinstance(refused, quotas.PhaseNotOpen):
+        return ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused))
+    if isinstance(refused, quotas.NotRegistered):
+        return ApiProblem(403, "not-registered", "Not registered", str(refused))
+    if isinstance(refused, quotas.StorageUnavailable):
+        return ApiProblem(
+            503, "storage-unavailable", "File storage unavailable", str(refused), headers={"Retry-After": "60"}
+        )
+    if isinstance(refused, quotas.TeamLocked):
+        return ApiProblem(409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug)
+    raise refused
+
+
+def _check_phase_accepts(phase: Phase) -> None:
     if closed := quotas.window_refusal(phase):
         raise ApiProblem(409, "phase-closed", "Not accepting submissions", closed)
     if not phase.has_truth:
         raise ApiProblem(409, "phase-closed", "Not accepting submissions", "This phase has no test set loaded yet.")
+
+
+def _field_problem(field: str, message: str, detail: str) -> ApiProblem:
+    return ApiProblem(
+        422, "invalid-request", "Invalid request", detail,
+        errors=[{"line": None, "column": None, "field": field, "message": message}], error_count=1,
+    )  # fmt: skip
+
+
+def _chosen_team(request: Request, slug: str | None) -> Team:
+    teams = Team.objects.for_user(request.user)
+    team = teams.filter(slug=slug).first() if slug else teams.filter(personal=True).first()
+    if team is None:
+        raise _field_problem("team", f"You are not a member of a team {slug!r}.", "No such team of yours.")
+    return team
+
+
+def _unknown_fields(request: Request, phase: Phase) -> None:
+    """Refuse fields the upload does not take (a misspelt declaration would otherwise be dropped silently)."""
+    known = {f.name for f in submission_fields.FIELDS} | {"team", "file"}
+    for declaration in phase.task.declarations:
+        known |= {declaration.key, DECLARATION_PREFIX + declaration.key}
+    unknown = sorted(set(request.data.keys()) - known)
+    if unknown:
+        declarations = ", ".join(d.key for d in phase.task.declarations) or "none"
+        errors = [
+            {"line": None, "column": None, "field": name,
+             "message": f"Unknown field {name!r}; this task's declarations: {declarations}."}
+            for name in unknown
+        ]  # fmt: skip
+        raise ApiProblem(
+            422, "invalid-request", "Invalid request", "Some fields are unknown; nothing was submitted.",
+            errors=errors, error_count=len(errors),
+        )  # fmt: skip
+
+
+def _create(request: Request, phase: Phase) -> Response:
+    _check_phase_accepts(phase)
     _ = request.FILES  # parse the body first: the upload handler says whether it cut the file off
     if refused := upload_refused(request):
         raise ApiProblem(413, "file-too-large", "File too large", refused)
     if "file" not in request.FILES:
-        raise ApiProblem(
-            422, "invalid-request", "Invalid request", "Send the prediction file as the multipart field 'file'.",
-            errors=[{"line": None, "column": None, "field": "file", "message": "This field is required."}],
-            error_count=1,
-        )  # fmt: skip
+        detail = "Send the prediction file as the multipart field 'file'."
+        raise _field_problem("file", "This field is required.", detail)
+    _unknown_fields(request, phase)
     form = SubmissionForm(_form_data(request, phase), request.FILES, phase=phase, user=request.user)
     if not form.is_valid():
         raise _invalid(form)
@@ -386,25 +449,35 @@ def _create(request: Request, phase: Phase) -> Response:
             upload=form.cleaned_data["file"],
             metadata=form.metadata(),
         )
-    except quotas.QuotaExceeded as exceeded:
-        raise _quota_problem(exceeded) from None
-    except quotas.EmailNotVerified as refused:
-        raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
-    except quotas.PhaseNotOpen as refused:
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused)) from None
-    except quotas.NotRegistered as refused:
-        raise ApiProblem(403, "not-registered", "Not registered", str(refused)) from None
-    except quotas.StorageUnavailable as refused:
-        raise ApiProblem(
-            503, "storage-unavailable", "File storage unavailable", str(refused), headers={"Retry-After": "60"}
-        ) from None
-    except quotas.TeamLocked as refused:
-        raise ApiProblem(
-            409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug
-        ) from None
+    except quotas.SubmissionRefused as refusal:
+        raise _refusal(refusal) from None
     submission = Submission.objects.select_related("phase__challenge", "team").get(pk=submission.pk)
     body = submission_dict(submission, request)
     return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["links"]["self"]})
+
+
+def _preflight(request: Request, phase: Phase) -> Response:
+    """Everything an upload is checked for except the file, answered before the file is sent."""
+    _check_phase_accepts(phase)
+    team = _chosen_team(request, request.query_params.get("team"))
+    try:
+        quotas.check_may_submit(request.user, team, phase)
+        quota = quotas.quota_for(team, phase)
+        if quota.exhausted:
+            raise quotas.QuotaExceeded(quota)
+    except quotas.SubmissionRefused as refused:
+        raise _refusal(refused) from None
+    return Response(
+        {
+            "accepts": True,
+            "task": phase.task_slug,
+            "challenge": phase.challenge.slug,
+            "phase": phase.slug,
+            "team": team.slug,
+            "quota": quota_dict(team, quota),
+            "max_bytes": settings.SUBMISSION_MAX_BYTES,
+        }
+    )
 
 
 SUBMIT_SCHEMA = extend_schema(
@@ -438,6 +511,35 @@ def phase_submit(request: Request, challenge: str, phase: str) -> Response:
     if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
         raise Http404("No such challenge.")
     return _create(request, _phase_or_404(challenge, phase))
+
+
+PREFLIGHT_SCHEMA = extend_schema(
+    parameters=[OpenApiParameter("team", str, description="team slug (default: your personal team)")],
+    responses={200: schemas.PreflightSerializer},
+    tags=["submissions"],
+    description=(
+        "Would an upload be accepted, the file aside? Checks the token and its scope, the verified e-mail, the "
+        "phase's dates, the registration and the team's quota, each with its own problem type; uses no quota."
+    ),
+)
+
+
+@extend_schema(operation_id="task_submissions_preflight")
+@PREFLIGHT_SCHEMA
+@api_view(["GET"])
+@permission_classes([SUBMIT])
+def task_preflight(request: Request, slug: str) -> Response:
+    return _preflight(request, _standing_phase_or_404(slug))
+
+
+@extend_schema(operation_id="phase_submissions_preflight")
+@PREFLIGHT_SCHEMA
+@api_view(["GET"])
+@permission_classes([SUBMIT])
+def phase_preflight(request: Request, challenge: str, phase: str) -> Response:
+    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
+        raise Http404("No such challenge.")
+    return _preflight(request, _phase_or_404(challenge, phase))
 
 
 @extend_schema(

@@ -203,3 +203,34 @@ def test_the_library_raises_gave_up_waiting_with_the_last_status(no_sleep):
         Client(SITE, "ddi_x", transport=transport).wait("abc", timeout=10)
     assert caught.value.submission_id == "abc"
     assert caught.value.last_status["queue_position"] == 4
+
+
+def test_submit_checks_declarations_offline_and_the_preflight_before_reading_the_file(monkeypatch, tmp_path, capsys):
+    seen: list[httpx.Request] = []
+    unverified = {
+        "type": "/api/v1/problems/email-not-verified",
+        "title": "E-mail address not verified",
+        "status": 403,
+        "detail": "Verify your e-mail address before submitting.",
+    }
+    serve(monkeypatch, lambda r: httpx.Response(403, json=unverified), seen)
+    path = tmp_path / "p.csv"
+    path.write_text("Drug1,Interaction,Drug2\n")
+    base = ["--token", "ddi_x", "submit", "mudi", str(path), "--method", "M"]
+    assert main([*base, "--declare", "modality=graph"]) == 2
+    err = capsys.readouterr().err
+    assert "'modality' is not a declaration of this task; its declarations: modalities." in err
+    assert "'modalities' is required" in err
+    assert main([*base, "--declare", "modalities=graph"]) == 3
+    assert capsys.readouterr().err == "Error: Verify your e-mail address before submitting.\n"  # no token advice
+    assert [(r.method, r.url.path) for r in seen] == [("GET", "/api/v1/tasks/mudi/submissions/preflight")]
+
+
+def test_validate_checks_declarations_when_given(tmp_path, capsys):
+    inputs, path = tmp_path / "in.csv", tmp_path / "p.csv"
+    inputs.write_text("Drug1,Drug2\nA,B\n")
+    path.write_text("Drug1,Interaction,Drug2\nA,Synergism,B\n")
+    assert main(["validate", "mudi", str(path), "--inputs", str(inputs), "--declare", "modalities=smell"]) == 2
+    assert "'modalities': 'smell' is not one of text, formula, graph, image." in capsys.readouterr().err
+    assert main(["validate", "mudi", str(path), "--inputs", str(inputs)]) == 0
+    assert "Submitting to mudi needs --declare for: modalities." in capsys.readouterr().err
