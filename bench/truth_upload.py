@@ -40,7 +40,7 @@ from leaderboard.accounts.services import create_user  # noqa: E402
 from leaderboard.boards import receivers  # noqa: E402
 from leaderboard.challenges.models import Challenge, Phase  # noqa: E402
 from leaderboard.organize import services  # noqa: E402
-from leaderboard.submissions import services as submission_services  # noqa: E402
+from leaderboard.submissions import queueing  # noqa: E402
 from leaderboard.submissions.models import Submission  # noqa: E402
 
 MUDI = REPO / ".." / "shared" / "data" / "mudi" / "test.csv"
@@ -89,7 +89,7 @@ def main() -> None:
     )
     # No broker: the scoring messages and the boards' update messages are dropped, so this is the
     # database work (sending them costs whatever the broker costs per message, twice per submission).
-    submission_services.enqueue = lambda submission_id: True
+    queueing.enqueue = lambda submission_id: True
     receivers.enqueue_update = lambda phase_id, submission_id=None: None
     # Each batch's follow-up runs at once, in this process (on a worker it is the next message).
     services.rescore_phase.delay = lambda *args: services.rescore_phase(*args)  # type: ignore[method-assign]

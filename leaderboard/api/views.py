@@ -2,7 +2,7 @@
 
 Function views on Django REST framework. Access goes through the site's own
 helpers (``leaderboard.submissions.access``, ``Team.objects.for_user``); uploads
-go through the site's ``SubmissionForm`` and ``services.create_submission``, so
+go through the site's ``SubmissionForm`` and ``intake.create_submission``, so
 the API accepts exactly what the form accepts.
 """
 
@@ -43,7 +43,7 @@ from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
 from leaderboard.boards.spec import direction_spec
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.submissions import access, quotas, services
+from leaderboard.submissions import access, edits, intake, quotas
 from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.uploads import upload_refused
@@ -442,7 +442,7 @@ def _create(request: Request, phase: Phase) -> Response:
     if not form.is_valid():
         raise _invalid(form)
     try:
-        submission = services.create_submission(
+        submission = intake.create_submission(
             phase=phase,
             team=form.cleaned_data["team"],
             user=request.user,
@@ -599,7 +599,7 @@ def submission_detail(request: Request, submission_id) -> Response:
         submission = access.get_submission_for(request.user, submission_id, access.TEAM)
         serializer = schemas.VisibilitySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.set_visibility(submission, serializer.validated_data["visibility"] == "public")
+        edits.set_visibility(submission, serializer.validated_data["visibility"] == "public")
     else:
         submission = access.get_submission_for(request.user, submission_id)
     return Response(submission_dict(submission, request))

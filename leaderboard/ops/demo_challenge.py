@@ -42,7 +42,7 @@ from leaderboard.challenges.models import Challenge, Phase, Registration
 from leaderboard.challenges.services import import_truth
 from leaderboard.kinds import mudi
 from leaderboard.ops.demo import DEMO_USERNAME
-from leaderboard.submissions import services
+from leaderboard.submissions import intake
 from leaderboard.submissions.models import Submission
 from scoring.splits import unit_fraction
 
@@ -124,12 +124,12 @@ def _import(phase: Phase, frame: pd.DataFrame, label: str) -> None:
 
 def _submit(phase: Phase, team: Team, user: User, content: bytes, method: str, created_at: dt.datetime) -> Submission:
     """A demo team's submission, stored through the site's service (no quota: seeding, not a user's action)."""
-    submission = services.create_submission(
+    submission = intake.create_submission(
         phase=phase,
         team=team,
         user=user,
         upload=SimpleUploadedFile(f"{method.lower().replace(' ', '-')}.csv", content),
-        metadata=services.Metadata(method_name=method, description=f"{method}: a demo entry (synthetic skill)."),
+        metadata=intake.Metadata(method_name=method, description=f"{method}: a demo entry (synthetic skill)."),
         charge_quota=False,
         enqueue=False,
     )

@@ -28,7 +28,7 @@ from leaderboard.challenges import audit
 from leaderboard.challenges.models import Announcement, Challenge, Phase, Registration
 from leaderboard.links import absolute_reverse
 from leaderboard.organize.access import get_managed_challenge
-from leaderboard.submissions import services
+from leaderboard.submissions import edits
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
 
@@ -180,7 +180,7 @@ def moderate_submission(
         else:  # rerun
             if submission.status in (Submission.Status.QUEUED, Submission.Status.RUNNING):
                 raise ModerationError("This submission is already waiting to be scored; nothing to re-run.")
-            services.requeue(submission)
+            edits.requeue(submission)
             message = "Queued again: the results were cleared and a worker will score the file."
         if action != "rerun":
             _board_changed(submission)
@@ -241,7 +241,7 @@ def rerun_phase_task(phase_id: int, which: str) -> int:
         return 0
     queued = 0
     for submission in _rerunnable(phase, which).select_related("phase").iterator(chunk_size=500):
-        services.requeue(submission)
+        edits.requeue(submission)
         queued += 1
     log.info("re-run of phase %s (%s): %d submission(s) queued", phase, which, queued)
     return queued

@@ -25,8 +25,8 @@ import scoring
 from leaderboard.challenges import audit, bundles
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.services import import_truth, validate_phase_truth
+from leaderboard.submissions.edits import requeue
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.services import requeue
 from scoring.validation.imdrug import read_group_mapping, truth_with_group_column
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.utils import timezone
 
-from leaderboard.submissions import services
+from leaderboard.submissions import edits
 from leaderboard.submissions.models import PhaseEntry, Result, Submission
 from leaderboard.submissions.signals import board_changed
 
@@ -26,7 +26,7 @@ class ResultInline(admin.TabularInline):
 def rerun(modeladmin: admin.ModelAdmin[Submission], request: HttpRequest, queryset: QuerySet[Submission]) -> None:
     count = 0
     for submission in queryset.exclude(status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]):
-        services.requeue(submission)
+        edits.requeue(submission)
         count += 1
     modeladmin.message_user(request, f"Queued {count} submission(s) for re-scoring.", messages.SUCCESS)
 

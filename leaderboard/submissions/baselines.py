@@ -37,7 +37,7 @@ import scoring
 from leaderboard.accounts.models import User
 from leaderboard.accounts.services import create_user
 from leaderboard.kinds.registry import Baseline, site_kind
-from leaderboard.submissions import services
+from leaderboard.submissions import intake
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
 
@@ -88,7 +88,7 @@ def ensure_baselines(
     for baseline in built:
         content = baseline.csv_bytes()
         upload = SimpleUploadedFile(f"{phase.task_slug}-{_slug(baseline.method_name)}.csv", content)
-        sha = services.HashingFile(io.BytesIO(content), "x")
+        sha = intake.HashingFile(io.BytesIO(content), "x")
         list(sha.chunks())
         existing = Submission.objects.filter(phase=phase, team=team, is_baseline=True, method_name=baseline.method_name)
         if existing.filter(sha256=sha.digest.hexdigest()).exists():
@@ -100,12 +100,12 @@ def ensure_baselines(
                 old.delete()
             if stale:
                 transaction.on_commit(lambda: board_changed.send(sender=Submission, phase=phase))
-        submission = services.create_submission(
+        submission = intake.create_submission(
             phase=phase,
             team=team,
             user=user,
             upload=upload,
-            metadata=services.Metadata(method_name=baseline.method_name, description=baseline.description),
+            metadata=intake.Metadata(method_name=baseline.method_name, description=baseline.description),
             charge_quota=False,
             is_baseline=True,
             enqueue=False,

@@ -14,7 +14,8 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions import quotas, staging
-from leaderboard.submissions.services import Metadata, scoring_limits
+from leaderboard.submissions.intake import Metadata
+from leaderboard.submissions.runs import scoring_limits
 from scoring import submission_fields
 from scoring.submission_fields import SubmissionField
 

@@ -1,9 +1,10 @@
-"""Celery finds an app's tasks by importing ``<app>.tasks``; this app's tasks sit in ``services``.
+"""Celery finds an app's tasks by importing ``<app>.tasks``; this app's tasks sit beside what they wrap.
 
-Each task lives beside the service it wraps (pretix's habit), which keeps the
-import one way: this module imports ``services``, nothing imports this module back.
+``score_submission`` in ``runs`` (claim, score, store), ``sweep_submissions`` in ``sweeping``;
+nothing imports this module back.
 """
 
-from leaderboard.submissions.services import score_submission, sweep_submissions
+from leaderboard.submissions.runs import score_submission
+from leaderboard.submissions.sweeping import sweep_submissions
 
 __all__ = ["score_submission", "sweep_submissions"]

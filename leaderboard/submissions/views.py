@@ -23,7 +23,7 @@ from leaderboard.challenges.services import standing_phase
 from leaderboard.challenges.truth_cache import TruthMissing, phase_truth
 from leaderboard.csvsafe import safe_frame
 from leaderboard.kinds.registry import shown_sections, site_kind
-from leaderboard.submissions import access, finals, quotas, services
+from leaderboard.submissions import access, edits, finals, intake, quotas
 from leaderboard.submissions.charts import submission_charts
 from leaderboard.submissions.examples import example_frame
 from leaderboard.submissions.forms import SubmissionForm, megabytes, previous_answers
@@ -93,7 +93,7 @@ def _submit(
     )
     if request.method == "POST" and can_submit and form.is_valid():
         try:
-            submission = services.create_submission(
+            submission = intake.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
                 user=cast("User", request.user),  # @login_required
@@ -248,7 +248,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
     if submission.status in (Submission.Status.QUEUED, Submission.Status.RUNNING):
         messages.info(request, "This submission is already queued or running.")
     else:
-        services.requeue(submission)
+        edits.requeue(submission)
         messages.success(request, "The submission is queued for re-scoring; its old results were cleared.")
     return redirect(submission)
 
@@ -257,7 +257,7 @@ def rerun(request: HttpRequest, submission_id) -> HttpResponse:
 def visibility(request: HttpRequest, submission_id) -> HttpResponse:
     submission = access.get_submission_for(request.user, submission_id, access.TEAM)
     make_public = request.POST.get("visibility") == "public"
-    services.set_visibility(submission, make_public)
+    edits.set_visibility(submission, make_public)
     messages.success(request, f"The submission is now {'public' if make_public else 'private'}.")
     return redirect(submission)
 

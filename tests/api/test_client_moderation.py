@@ -27,9 +27,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def organizer(live_server, home, make_token, oscar, monkeypatch) -> dict:
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: True)  # no worker: the rows say what happened
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: True)  # no worker: the rows say what happened
     return {**home, "DDI_LEADERBOARD_TOKEN": make_token(oscar, "organize"), "DDI_LEADERBOARD_URL": live_server.url}
 
 

@@ -1,7 +1,7 @@
 """Fixtures for the leaderboard tests: standing phases, scored submissions, small real files.
 
 ``scored()`` stores a score exactly as the worker does
-(``leaderboard.submissions.services.store_score``) and then rebuilds the
+(``leaderboard.submissions.outcomes.store_score``) and then rebuilds the
 phase's boards, which in production the ``submission_scored`` receiver does
 after the commit (tests run inside a transaction that never commits).
 """
@@ -92,7 +92,7 @@ def scored(
     """
     from leaderboard.boards.recompute import recompute_phase
     from leaderboard.submissions.models import Submission
-    from leaderboard.submissions.services import store_score
+    from leaderboard.submissions.outcomes import store_score
 
     user = user or team.members.first()
     content = file if file is not None else b"not scored from a file\n"

@@ -93,7 +93,7 @@ def test_the_scored_signal_rebuilds_the_phases_boards(standing, alice_lab):
 def test_making_a_submission_private_rebuilds_the_board(
     standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
 ):
-    from leaderboard.submissions.services import set_visibility
+    from leaderboard.submissions.edits import set_visibility
 
     phase = phase_for("chemicalx-twosides")
     sub = scored(phase, alice_lab, "A", pair_metrics(0.9))

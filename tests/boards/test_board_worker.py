@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leaderboard.boards.models import Board, BoardRow
-from leaderboard.submissions.services import Metadata, create_submission
+from leaderboard.submissions.intake import Metadata, create_submission
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, with_truth
 from tests.conftest import wait_for
 

@@ -18,7 +18,7 @@ from leaderboard.boards.reveal import reveal_due_phases
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.registration import register
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.services import score_submission
+from leaderboard.submissions.runs import score_submission
 from scoring.splits import unit_fraction
 from tests.browser.test_organize_browser import add_phase, log_in, upload_truth, utc
 from tests.conftest import wait_for

@@ -62,10 +62,10 @@ def mudi_2027(db, olga):
 @pytest.fixture
 def sent(monkeypatch):
     """Record enqueued submission ids instead of publishing to the broker."""
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     ids: list[str] = []
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: ids.append(str(submission_id)) or True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: ids.append(str(submission_id)) or True)
     return ids
 
 

@@ -83,23 +83,23 @@ def submit_scored(phase, team, user, wrong=(), *, method="GraphDDI", is_public=T
     from django.db import transaction
 
     from leaderboard.boards.recompute import update_board
-    from leaderboard.submissions import services
+    from leaderboard.submissions import intake, outcomes, runs
     from leaderboard.submissions.models import Submission
 
     register(phase, team, user)
-    submission = services.create_submission(
+    submission = intake.create_submission(
         phase=phase,
         team=team,
         user=user,
         upload=upload(prediction_csv(wrong)),
-        metadata=services.Metadata(method_name=method, is_public=is_public, code_url="https://example.org/code"),
+        metadata=intake.Metadata(method_name=method, is_public=is_public, code_url="https://example.org/code"),
         enqueue=False,
     )
     if minutes is not None:
         Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - dt.timedelta(minutes=minutes))
-    token = services.claim(submission.pk)
+    token = outcomes.claim(submission.pk)
     with transaction.atomic():
-        outcome = services.score_claimed(str(submission.pk), token)
+        outcome = runs.score_claimed(str(submission.pk), token)
     assert outcome == "scored", Submission.objects.get(pk=submission.pk).error_message
     # In production the submission_scored receiver runs this after the commit; tests never commit.
     update_board(phase, submission.pk, enqueue_tests=False)

@@ -7,7 +7,7 @@ import io
 import pytest
 
 import scoring
-from leaderboard.submissions import services
+from leaderboard.submissions import edits, intake, outcomes, runs
 from leaderboard.submissions.models import Result
 from tests.challenges.split_phase import (
     PRIVATE_ROWS,
@@ -41,8 +41,8 @@ def test_a_split_phase_stores_public_private_and_all_rows_results(split_phase, a
     assert submission.primary_value == pytest.approx(expected["public"].primary_value)
     assert submission.private_primary_value == pytest.approx(expected["private"].primary_value)
     assert submission.private_primary_value != submission.primary_value
-    assert submission.report == services._finite(expected["public"].report)
-    assert submission.private_report == services._finite(expected["private"].report)
+    assert submission.report == outcomes._finite(expected["public"].report)
+    assert submission.private_report == outcomes._finite(expected["private"].report)
 
 
 def test_the_default_reader_returns_the_public_part(split_phase, alice):
@@ -56,8 +56,8 @@ def test_the_default_reader_returns_the_public_part(split_phase, alice):
 def test_a_phase_without_a_split_stores_public_rows_only_with_unchanged_numbers(alice):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     submission = make_submission(phase, alice.personal_team, alice)
-    token = services.claim(submission.pk)
-    assert services.score_claimed(str(submission.pk), token) == "scored"
+    token = outcomes.claim(submission.pk)
+    assert runs.score_claimed(str(submission.pk), token) == "scored"
     submission.refresh_from_db()
     assert set(Result.objects.filter(submission=submission).values_list("part", flat=True)) == {"public"}
     with submission.file.open("rb") as handle:
@@ -71,17 +71,17 @@ def test_an_invalid_file_on_a_split_phase_fails_with_its_located_problems(split_
 
     bad = prediction_csv().replace(b"Synergism", b"Friendship", 1)
     register(split_phase, alice.personal_team, alice)
-    submission = services.create_submission(
+    submission = intake.create_submission(
         phase=split_phase,
         team=alice.personal_team,
         user=alice,
         upload=upload(bad),
-        metadata=services.Metadata(method_name="Bad"),
+        metadata=intake.Metadata(method_name="Bad"),
         enqueue=False,
         charge_quota=False,  # no registration here: the submit rules have their own tests (test_phase_submit.py)
     )
-    token = services.claim(submission.pk)
-    assert services.score_claimed(str(submission.pk), token) == "invalid"
+    token = outcomes.claim(submission.pk)
+    assert runs.score_claimed(str(submission.pk), token) == "invalid"
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED
     assert "Friendship" in submission.error_message
@@ -90,7 +90,7 @@ def test_an_invalid_file_on_a_split_phase_fails_with_its_located_problems(split_
 
 def test_a_rerun_clears_the_private_part_too(split_phase, alice):
     submission = submit_scored(split_phase, alice.personal_team, alice, {PRIVATE_ROWS[0]})
-    services.requeue(submission, enqueue=False)
+    edits.requeue(submission, enqueue=False)
     submission.refresh_from_db()
     assert submission.private_primary_value is None and submission.private_report is None
     assert not Result.objects.filter(submission=submission).exists()

@@ -128,7 +128,7 @@ def test_the_check_catches_an_upward_import(module, source):
         ("leaderboard.submissions.views", "def f():\n    from leaderboard.challenges.models import Phase"),
         ("leaderboard.challenges.models", "import scoring\nfrom leaderboard.storage import private_storage"),
         ("leaderboard.accounts.emails", "from leaderboard.links import absolute_reverse"),
-        ("leaderboard.submissions.tasks", "from .services import score_submission"),
+        ("leaderboard.submissions.tasks", "from .runs import score_submission"),
         ("leaderboard.ops.health", "from leaderboard.boards.models import Board"),
         ("leaderboard.challenges.demo_truths", "from leaderboard.kinds.registry import site_kind"),
         ("leaderboard.kinds.mudi", "from leaderboard.boards.charts import label"),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from leaderboard.submissions import services
+from leaderboard.submissions import queueing, sweeping
 from leaderboard.submissions.models import Submission
 from tests.conftest import IN_CI, wait_for
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
@@ -59,7 +59,7 @@ def test_unreadable_messages_are_moved_aside_and_the_sweep_scores_their_submissi
     assert "unreadable broker message 1_empty.celery.msg" in worker.log()
     assert status_of(submission) == "queued"
 
-    assert services.sweep(requeue_after=0).requeued == [submission.pk]
+    assert sweeping.sweep(requeue_after=0).requeued == [submission.pk]
     wait_for(lambda: status_of(submission) == "scored", timeout=60, message="the submission to be scored")
 
 
@@ -94,14 +94,14 @@ def test_a_full_broker_disk_loses_no_submission_once_space_returns(
         filler = _fill(queue_folder)
 
         submission = make_submission(tiny_phase, alice.personal_team, alice)
-        assert services.enqueue(submission.pk) is False  # the publish failed: no space left
+        assert queueing.enqueue(submission.pk) is False  # the publish failed: no space left
         assert messages_in(queue_folder) == []  # and left no empty message behind
         assert client.get("/healthz").json()["errors"]["broker"] == "OSError"
 
         filler.unlink()  # space returns
         assert client.get("/healthz").status_code == 200
         assert worker.process.poll() is None, worker.log()
-        assert services.sweep(requeue_after=0).requeued == [submission.pk]
+        assert sweeping.sweep(requeue_after=0).requeued == [submission.pk]
         wait_for(lambda: status_of(submission) == "scored", timeout=60, message="the submission to be scored")
     finally:
         subprocess.run(["umount", "-l", str(queue_folder)], capture_output=True)

@@ -25,11 +25,11 @@ LIMIT = 5
 
 def test_twenty_concurrent_uploads_against_a_limit_of_five_leave_exactly_five(postgres, alice, monkeypatch, settings):
     from leaderboard.challenges.truth_cache import phase_truth
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     # The per-uploader slots would turn most of these away at the door (429); this test is about the quota lock.
     settings.MAX_CONCURRENT_UPLOADS = UPLOADS
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: True)  # no worker needed here
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: True)  # no worker needed here
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     phase.daily_limit = LIMIT
     phase.save()

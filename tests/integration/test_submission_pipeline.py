@@ -20,7 +20,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.services import import_truth, sync_standing_challenges
-from leaderboard.submissions import services
+from leaderboard.submissions import queueing, sweeping
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.tasks import score_submission
 from tests.conftest import REPO, wait_for
@@ -137,7 +137,7 @@ def test_a_real_mudi_submission_is_scored_with_exactly_the_numbers_of_the_cli(
 def test_a_worker_killed_mid_scoring_leads_to_one_set_of_results(worker_factory, tiny_phase, alice):
     worker = worker_factory(LEADERBOARD_TEST_SCORING_DELAY="3")
     submission = make_submission(tiny_phase, alice.personal_team, alice)
-    services.enqueue(submission.pk)
+    queueing.enqueue(submission.pk)
     submission = wait_until(submission, "running", timeout=30)
     pid = int(re.search(r"pid (\d+)", submission.worker_host).group(1))
     assert pid != worker.process.pid  # the pool process doing the work, not the supervisor
@@ -186,7 +186,7 @@ def test_an_upload_while_the_broker_is_down_is_accepted_and_scored_after_the_swe
     def broker_down(*args, **kwargs):
         raise BrokerError("[Errno 111] Connection refused")
 
-    monkeypatch.setattr(score_submission, "apply_async", broker_down)
+    monkeypatch.setattr(queueing.current_app, "send_task", broker_down)
     response = upload(client, alice, mudi_prediction_csv())
     assert response.status_code == 302
     submission = Submission.objects.get()
@@ -194,7 +194,7 @@ def test_an_upload_while_the_broker_is_down_is_accepted_and_scored_after_the_swe
     assert status_of(submission) == "queued"  # nothing reached the worker
 
     monkeypatch.undo()  # the broker is back
-    report = services.sweep(requeue_after=0)
+    report = sweeping.sweep(requeue_after=0)
     assert report.requeued == [submission.pk]
     wait_until(submission, "scored")
 
@@ -232,7 +232,7 @@ def test_an_upload_to_an_unreachable_broker_is_accepted_and_scored_after_the_swe
     time.sleep(1.5)
     assert status_of(submission) == "queued"  # nothing reached the worker
 
-    report = services.sweep(requeue_after=0)  # this process's broker is the real one
+    report = sweeping.sweep(requeue_after=0)  # this process's broker is the real one
     assert report.requeued == [submission.pk]
     assert wait_until(submission, "scored").attempts == 1
 
@@ -251,7 +251,7 @@ def test_a_lost_worker_is_failed_by_the_sweep_uncharged_and_an_organizer_can_rer
 ):
     doomed = worker_factory(LEADERBOARD_TEST_SCORING_DELAY="3")
     submission = make_submission(tiny_phase, alice.personal_team, alice)
-    services.enqueue(submission.pk)
+    queueing.enqueue(submission.pk)
     wait_until(submission, "running", timeout=30)
     doomed.kill()  # the whole worker, supervisor included: nobody will report back
 
@@ -259,7 +259,7 @@ def test_a_lost_worker_is_failed_by_the_sweep_uncharged_and_an_organizer_can_rer
     settings.CELERY_TASK_TIME_LIMIT = 1
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
     time.sleep(1.2)
-    assert services.sweep().failed == [submission.pk]
+    assert sweeping.sweep().failed == [submission.pk]
     submission = wait_until(submission, "failed")
     assert submission.error_kind == Submission.ErrorKind.PLATFORM
     assert "worker lost" in submission.error_message
@@ -277,7 +277,7 @@ def test_a_whole_worker_loss_mid_score_ends_scored_after_the_lease_and_one_sweep
     # Issue 14, item 6: SIGKILL of the worker's process group used to leave the row failed, never re-scored.
     doomed = worker_factory(LEADERBOARD_TEST_SCORING_DELAY="3")
     submission = make_submission(tiny_phase, alice.personal_team, alice)
-    services.enqueue(submission.pk)
+    queueing.enqueue(submission.pk)
     wait_until(submission, "running", timeout=30)
     doomed.kill()
 
@@ -285,7 +285,7 @@ def test_a_whole_worker_loss_mid_score_ends_scored_after_the_lease_and_one_sweep
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
     time.sleep(1.2)
     worker_factory()
-    report = services.sweep()  # one sweep after the lease: no operator
+    report = sweeping.sweep()  # one sweep after the lease: no operator
     assert report.recovered == [submission.pk] and report.failed == []
     submission = wait_until(submission, "scored", timeout=60)
     assert submission.attempts == 2

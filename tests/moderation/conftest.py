@@ -165,10 +165,10 @@ def board_updates_run_at_once(monkeypatch):
 def tasks_run_at_once(monkeypatch, board_updates_run_at_once):
     """The moderation tasks (re-run a phase, e-mails) run in-process when enqueued; submissions are not scored."""
     from leaderboard.organize import moderation
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     queued: list[str] = []
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: queued.append(str(submission_id)) or True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: queued.append(str(submission_id)) or True)
     for task in (moderation.rerun_phase_task, moderation.email_decision_task, moderation.email_announcement_task):
         monkeypatch.setattr(task, "delay", lambda *args, _task=task: _task.apply(args=args, throw=True))
     return queued

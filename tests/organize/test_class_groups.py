@@ -9,8 +9,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from leaderboard.challenges.models import AuditEntry, TruthVersion
 from leaderboard.organize.services import rescore_phase
-from leaderboard.submissions import services as submission_services
-from leaderboard.submissions import tasks
+from leaderboard.submissions import queueing, tasks
 from leaderboard.submissions.models import Result, Submission
 from tests.organize.conftest import truth_upload
 from tests.submissions.helpers import make_submission, upload
@@ -112,7 +111,7 @@ def test_a_mapping_applied_to_the_current_truth_makes_a_new_version_and_rescores
     assert sent == [(uspto_with_truth.pk, uspto_with_truth.truth_sha256)]
     assert AuditEntry.objects.filter(action="truth.groups", details__groups="groups.csv", details__rescored=1).exists()
     # The worker re-queues the submission; scoring it again gives the groups' values.
-    monkeypatch.setattr(submission_services, "enqueue", lambda submission_id: True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: True)
     assert rescore_phase(uspto_with_truth.pk, uspto_with_truth.truth_sha256) == 1
     submission = Submission.objects.get()
     assert tasks.score_submission.apply(args=[str(submission.pk)]).get() == "scored"

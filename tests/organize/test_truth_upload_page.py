@@ -6,7 +6,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from leaderboard.challenges.models import AuditEntry, TruthVersion
 from leaderboard.organize.services import rescore_phase
-from leaderboard.submissions import services as submission_services
+from leaderboard.submissions import queueing
 from leaderboard.submissions.models import Submission
 from tests.boards.conftest import mudi_metrics, scored
 from tests.organize.conftest import truth_upload
@@ -64,7 +64,7 @@ def test_replacing_the_truth_keeps_the_old_version_and_rescores_every_submission
     assert AuditEntry.objects.filter(action="truth.replace", details__rescored=2).exists()
     # The worker's task sends each submission back to the queue.
     sent: list[str] = []
-    monkeypatch.setattr(submission_services, "enqueue", lambda submission_id: sent.append(str(submission_id)) or True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: sent.append(str(submission_id)) or True)
     with django_capture_on_commit_callbacks(execute=True):
         assert rescore_phase(phase_with_truth.pk, phase_with_truth.truth_sha256) == 2
     assert set(sent) == {str(one.pk), str(two.pk)}
@@ -78,7 +78,7 @@ def test_a_big_phase_is_rescored_in_batches_each_handing_on_the_rest(
 
     for team in (alice.personal_team, charlie.personal_team, olga.personal_team):
         scored(phase_with_truth, team, "GraphDDI", mudi_metrics(0.5))
-    monkeypatch.setattr(submission_services, "enqueue", lambda submission_id: True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: True)
     monkeypatch.setattr(services, "RESCORE_BATCH", 2)
     follow_ups: list[tuple] = []
     monkeypatch.setattr(services.rescore_phase, "delay", lambda *args: follow_ups.append(args))

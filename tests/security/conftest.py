@@ -135,8 +135,8 @@ def world(db, alice, bob, alice_lab, charlie, olga, sent):
 @pytest.fixture
 def sent(monkeypatch):
     """Record enqueued submission ids instead of publishing to the broker."""
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     ids: list[str] = []
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: ids.append(str(submission_id)) or True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: ids.append(str(submission_id)) or True)
     return ids

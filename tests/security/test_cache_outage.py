@@ -36,10 +36,10 @@ def test_an_api_upload_is_accepted_while_the_cache_is_down(
     alice, cache_down, monkeypatch, django_capture_on_commit_callbacks
 ):
     from leaderboard.api.tokens import create_token
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     sent: list[str] = []
-    monkeypatch.setattr(services, "enqueue", lambda submission_id: sent.append(str(submission_id)) or True)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission_id: sent.append(str(submission_id)) or True)
     standing_phase_with_truth("mudi", mudi_truth_csv())
     token = create_token(alice, "outage", "submit")[1]
     with django_capture_on_commit_callbacks(execute=True):

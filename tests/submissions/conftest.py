@@ -15,7 +15,7 @@ def mudi_phase(db):
 @pytest.fixture
 def sent(monkeypatch):
     """Record enqueued submission ids instead of publishing to the broker."""
-    from leaderboard.submissions import services
+    from leaderboard.submissions import queueing
 
     ids: list[str] = []
 
@@ -23,7 +23,7 @@ def sent(monkeypatch):
         ids.append(str(submission_id))
         return True
 
-    monkeypatch.setattr(services, "enqueue", fake_enqueue)
+    monkeypatch.setattr(queueing, "enqueue", fake_enqueue)
     return ids
 
 

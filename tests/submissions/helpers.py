@@ -91,10 +91,10 @@ def post_data(team, **overrides) -> dict:
 
 def make_submission(phase, team, user, content: bytes | None = None, **metadata):
     """A queued submission created through the service, without touching the broker."""
-    from leaderboard.submissions import services
+    from leaderboard.submissions import intake
 
-    meta = services.Metadata(method_name=metadata.pop("method_name", "GraphDDI"), **metadata)
-    return services.create_submission(
+    meta = intake.Metadata(method_name=metadata.pop("method_name", "GraphDDI"), **metadata)
+    return intake.create_submission(
         phase=phase,
         team=team,
         user=user,
@@ -107,10 +107,10 @@ def make_submission(phase, team, user, content: bytes | None = None, **metadata)
 def score_now(submission):
     """Store the real score of the submission's file (what the worker does)."""
     import scoring
-    from leaderboard.submissions import services
+    from leaderboard.submissions import outcomes
 
     with submission.file.open("rb") as handle:
         score = scoring.score_files("mudi", mudi_truth_csv(), handle)
-    services.store_score(submission, score)
+    outcomes.store_score(submission, score)
     submission.refresh_from_db()
     return score

@@ -9,7 +9,7 @@ from django.core import mail
 from django.db import OperationalError
 
 import scoring
-from leaderboard.submissions import services, tasks
+from leaderboard.submissions import outcomes, runs, tasks
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import submission_scored
 from tests.submissions.helpers import invalid_mudi_csv, make_submission, mudi_truth_csv
@@ -53,22 +53,22 @@ def test_a_duplicate_delivery_is_a_no_op(queued):
 
 
 def test_a_redelivery_of_a_running_row_takes_it_over_and_the_stale_claimant_is_discarded(queued):
-    first = services.claim(queued.pk)
-    assert services.claim(queued.pk) is None  # a plain duplicate cannot take a running row
-    second = services.claim(queued.pk, redelivered=True)
+    first = outcomes.claim(queued.pk)
+    assert outcomes.claim(queued.pk) is None  # a plain duplicate cannot take a running row
+    second = outcomes.claim(queued.pk, redelivered=True)
     assert second and second != first
     score = expected_score(queued)
-    assert services.store_score(queued, score, claim_token=first) is False
+    assert outcomes.store_score(queued, score, claim_token=first) is False
     assert Result.objects.filter(submission=queued).count() == 0
-    assert services.store_score(queued, score, claim_token=second) is True
-    assert services.store_score(queued, score, claim_token=second) is False  # finished: no second write
+    assert outcomes.store_score(queued, score, claim_token=second) is True
+    assert outcomes.store_score(queued, score, claim_token=second) is False  # finished: no second write
     assert Result.objects.filter(submission=queued).count() == len(score.metrics)
 
 
 def test_the_same_message_arriving_again_may_take_over_but_another_message_may_not(queued):
-    assert services.claim(queued.pk, task_id="task-1")
-    assert services.claim(queued.pk, task_id="task-2") is None  # a second publish while it runs
-    assert services.claim(queued.pk, task_id="task-1")  # the first message requeued after its worker died
+    assert outcomes.claim(queued.pk, task_id="task-1")
+    assert outcomes.claim(queued.pk, task_id="task-2") is None  # a second publish while it runs
+    assert outcomes.claim(queued.pk, task_id="task-1")  # the first message requeued after its worker died
     queued.refresh_from_db()
     assert queued.attempts == 2 and queued.task_id == "task-1"
 
@@ -76,8 +76,8 @@ def test_the_same_message_arriving_again_may_take_over_but_another_message_may_n
 def test_a_running_row_whose_lease_expired_can_be_claimed_again(queued, settings):
     settings.CELERY_TASK_TIME_LIMIT = 0
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
-    assert services.claim(queued.pk)
-    assert services.claim(queued.pk)  # started_at is already in the past with a zero lease
+    assert outcomes.claim(queued.pk)
+    assert outcomes.claim(queued.pk)  # started_at is already in the past with a zero lease
 
 
 def test_an_invalid_file_ends_failed_invalid_and_is_never_retried(mudi_phase, alice, sent):
@@ -118,7 +118,7 @@ def test_a_transient_error_is_retried_and_then_scores(queued, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(scoring, "score_files", flaky)
-    monkeypatch.setattr(services.random, "random", lambda: 0.0)
+    monkeypatch.setattr(runs.random, "random", lambda: 0.0)
     result = tasks.score_submission.apply(args=[str(queued.pk)])
     assert result.get() == "scored"
     queued.refresh_from_db()
@@ -134,7 +134,7 @@ def test_a_persistent_transient_error_gives_up_as_a_platform_failure(queued, mon
     assert tasks.score_submission.apply(args=[str(queued.pk)]).get() == "platform"
     queued.refresh_from_db()
     assert queued.status == Submission.Status.FAILED and queued.error_kind == Submission.ErrorKind.PLATFORM
-    assert queued.attempts == services.MAX_RETRIES + 1
+    assert queued.attempts == runs.MAX_RETRIES + 1
 
 
 def test_a_submission_whose_worker_keeps_dying_is_stopped(queued, settings):

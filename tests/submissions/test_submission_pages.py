@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import scoring
-from leaderboard.submissions import services
+from leaderboard.submissions import outcomes
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
 from tests.submissions.helpers import make_submission, mudi_prediction_csv
@@ -47,8 +47,8 @@ def test_a_queued_submission_reports_its_queue_position(client, mudi_phase, alic
 def test_a_failed_invalid_submission_shows_its_problems(client, mudi_phase, alice, sent):
     submission = make_submission(mudi_phase, alice.personal_team, alice)
     error = scoring.ScoringError([scoring.Problem(3, "Interaction", 'Line 3: "x" is not a class.')], total=7)
-    token = services.claim(submission.pk)
-    services.mark_failed(submission.pk, "invalid", "7 problems", claim_token=token, problems=error.to_dict())
+    token = outcomes.claim(submission.pk)
+    outcomes.mark_failed(submission.pk, "invalid", "7 problems", claim_token=token, problems=error.to_dict())
     page = client.get(f"/submissions/{submission.pk}/")
     assert b"Invalid submission" in page.content
     assert b"7 problems found" in page.content and b"is not a class" in page.content

@@ -117,7 +117,7 @@ def test_kept_files_past_their_hour_are_swept(alice_client, alice, mudi_phase, m
 
     from leaderboard.storage import private_storage
     from leaderboard.submissions import staging
-    from leaderboard.submissions.services import sweep_submissions
+    from leaderboard.submissions.sweeping import sweep_submissions
 
     data = post_data(alice.personal_team, declare_modalities=[])
     data["file"] = as_post_file(mudi_prediction_csv(), "old.csv")

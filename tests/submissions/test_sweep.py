@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from leaderboard.submissions import services
+from leaderboard.submissions import outcomes, sweeping
 from leaderboard.submissions.models import Submission
 from tests.submissions.helpers import make_submission
 
@@ -29,17 +29,17 @@ def old_and_new(mudi_phase, alice, sent):
 
 def test_it_re_enqueues_rows_queued_longer_than_the_threshold(old_and_new, sent):
     old, new = old_and_new
-    report = services.sweep()
+    report = sweeping.sweep()
     assert report.requeued == [old.pk]
     assert sent == [str(old.pk)]
     old.refresh_from_db()
     assert timezone.now() - old.enqueued_at < dt.timedelta(seconds=5)
-    assert services.sweep().requeued == []  # not again until the threshold passes once more
+    assert sweeping.sweep().requeued == []  # not again until the threshold passes once more
 
 
 def test_the_threshold_comes_from_settings(old_and_new, sent, settings):
     settings.SWEEP_REQUEUE_AFTER_SECONDS = 600
-    assert services.sweep().requeued == []
+    assert sweeping.sweep().requeued == []
 
 
 def test_it_fails_rows_running_past_the_hard_limit_as_worker_lost(mudi_phase, alice, sent, settings):
@@ -49,9 +49,9 @@ def test_it_fails_rows_running_past_the_hard_limit_as_worker_lost(mudi_phase, al
     stuck = make_submission(mudi_phase, alice.personal_team, alice)
     busy = make_submission(mudi_phase, alice.personal_team, alice)
     for submission, seconds in ((stuck, 91), (busy, 80)):
-        services.claim(submission.pk)
+        outcomes.claim(submission.pk)
         Submission.objects.filter(pk=submission.pk).update(started_at=timezone.now() - dt.timedelta(seconds=seconds))
-    report = services.sweep()
+    report = sweeping.sweep()
     assert report.failed == [stuck.pk]
     stuck.refresh_from_db()
     busy.refresh_from_db()
@@ -70,11 +70,11 @@ def test_a_late_result_from_a_lost_worker_is_discarded(mudi_phase, alice, sent, 
     settings.CELERY_TASK_TIME_LIMIT = 0
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 0
     submission = make_submission(mudi_phase, alice.personal_team, alice)
-    token = services.claim(submission.pk)
-    services.sweep()
+    token = outcomes.claim(submission.pk)
+    sweeping.sweep()
     with submission.file.open("rb") as handle:
         score = scoring.score_files("mudi", mudi_truth_csv(), handle)
-    assert services.store_score(submission, score, claim_token=token) is False
+    assert outcomes.store_score(submission, score, claim_token=token) is False
     submission.refresh_from_db()
     assert submission.status == Submission.Status.FAILED and submission.results.count() == 0
 
@@ -82,7 +82,7 @@ def test_a_late_result_from_a_lost_worker_is_discarded(mudi_phase, alice, sent, 
 def expire_lease(submission, settings) -> uuid.UUID:
     settings.CELERY_TASK_TIME_LIMIT = 60
     settings.SUBMISSION_LEASE_MARGIN_SECONDS = 30
-    token = services.claim(submission.pk)
+    token = outcomes.claim(submission.pk)
     Submission.objects.filter(pk=submission.pk).update(started_at=timezone.now() - dt.timedelta(seconds=91))
     return token
 
@@ -93,7 +93,7 @@ def test_an_expired_lease_with_attempts_left_is_queued_and_sent_again(
     submission = make_submission(mudi_phase, alice.personal_team, alice)
     stale = expire_lease(submission, settings)
     with django_capture_on_commit_callbacks(execute=True):
-        report = services.sweep()
+        report = sweeping.sweep()
     assert report.recovered == [submission.pk] and report.failed == []
     assert sent == [str(submission.pk)]
     submission.refresh_from_db()
@@ -104,9 +104,9 @@ def test_an_expired_lease_with_attempts_left_is_queued_and_sent_again(
         from tests.submissions.helpers import mudi_truth_csv
 
         score = scoring.score_files("mudi", mudi_truth_csv(), handle)
-    assert services.store_score(submission, score, claim_token=stale) is False
-    token = services.claim(submission.pk)
-    assert token is not None and services.store_score(submission, score, claim_token=token)
+    assert outcomes.store_score(submission, score, claim_token=stale) is False
+    token = outcomes.claim(submission.pk)
+    assert token is not None and outcomes.store_score(submission, score, claim_token=token)
     submission.refresh_from_db()
     assert submission.status == Submission.Status.SCORED and submission.attempts == 2
 
@@ -117,7 +117,7 @@ def test_recovery_is_bounded_by_the_attempts_then_failed_as_platform_uncharged(m
     outcomes = []
     for _ in range(3):
         expire_lease(submission, settings)
-        report = services.sweep()
+        report = sweeping.sweep()
         outcomes.append("recovered" if report.recovered else "failed" if report.failed else "-")
     assert outcomes == ["recovered", "recovered", "failed"]
     submission.refresh_from_db()

@@ -25,7 +25,7 @@ from leaderboard.drugs.loader import default_source as default_drug_source
 from leaderboard.kinds import mudi
 from leaderboard.ops.demo_challenge import SLUG, ensure_demo_challenge
 from leaderboard.submissions.baselines import ensure_baselines
-from leaderboard.submissions.services import score_submission
+from leaderboard.submissions.runs import score_submission
 
 if TYPE_CHECKING:
     from leaderboard.submissions.models import Submission

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import scoring
-from leaderboard.submissions import services
+from leaderboard.submissions import edits, runs
 from leaderboard.submissions.models import Submission
 
 
@@ -32,9 +32,9 @@ class Command(BaseCommand):
             finished = finished.exclude(status=Submission.Status.SCORED, scorer_version=scoring.__version__)
         count = 0
         for submission in finished.order_by("created_at"):
-            services.requeue(submission, enqueue=not now)
+            edits.requeue(submission, enqueue=not now)
             if now:
-                services.score_submission.apply(args=[str(submission.pk)])
+                runs.score_submission.apply(args=[str(submission.pk)])
             count += 1
         where = "in this process" if now else "by the workers"
         self.stdout.write(f"{count} submission(s) of {task} re-queued, scored {where} (scorer {scoring.__version__}).")

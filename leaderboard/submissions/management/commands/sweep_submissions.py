@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from leaderboard.submissions import services
+from leaderboard.submissions import sweeping
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--requeue-after", type=float, help="seconds a queued row waits before re-sending")
 
     def handle(self, *args: Any, requeue_after: float | None = None, **options: Any) -> None:
-        report = services.sweep(requeue_after=requeue_after)
+        report = sweeping.sweep(requeue_after=requeue_after)
         self.stdout.write(
             f"Re-enqueued {len(report.requeued)}; failed {len(report.failed)} as worker lost. "
             f"Recovered {len(report.recovered)} after a lost worker."

@@ -1,0 +1,154 @@
+"""The scoring task: claim a submission, score its stored file with ``scoring``, store the outcome.
+
+Thin on purpose: load the row -> call ``scoring`` -> store; see docs/submissions.md for the
+failure cases each branch handles.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+
+import scoring
+from leaderboard.challenges.truth_cache import TruthMissing, phase_split, phase_truth
+from leaderboard.submissions.models import Submission
+from leaderboard.submissions.outcomes import PLATFORM_ERROR_MESSAGE, claim, mark_failed, max_attempts, store_score
+from leaderboard.submissions.queueing import SCORE_TASK
+
+log = logging.getLogger(__name__)
+
+# Errors worth retrying: the database or the file storage was briefly unavailable.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)
+MAX_RETRIES = 3
+
+
+def scoring_limits() -> scoring.Limits:
+    """The size cap of uploads, applied by scoring to the uncompressed content as well."""
+    return scoring.Limits(max_bytes=int(settings.SUBMISSION_MAX_BYTES))
+
+
+def _test_delay() -> None:
+    # Lets integration tests kill a worker mid-scoring; ignored outside the test suite.
+    if getattr(settings, "TESTING", False):
+        delay = float(os.environ.get("LEADERBOARD_TEST_SCORING_DELAY", "0") or 0)
+        if delay > 0:
+            time.sleep(delay)
+
+
+def describe_problems(error: scoring.ScoringError) -> str:
+    """The first problems of an invalid file as text, with the total count."""
+    total = f"{error.total} problem{'s' if error.total != 1 else ''} found in the file"
+    shown = "\n".join(p.message for p in error.problems[:20])
+    more = error.total - min(len(error.problems), 20)
+    return f"{total}:\n{shown}" + (f"\n... and {more} more." if more > 0 else "")
+
+
+def _score_file(submission: Submission) -> scoring.Score | dict[str, scoring.Score]:
+    """Score the stored file: one Score, or a split phase's public, private and all-rows Scores.
+
+    A split phase validates the file once against the whole truth (participants
+    predict every test row without knowing which are public), then scores each part.
+    """
+    phase = submission.phase
+    truth = phase_truth(phase)
+    with submission.file.open("rb") as handle:
+        if phase.split_spec is None:
+            return scoring.score_files(phase.task, truth, handle, limits=scoring_limits())
+        return scoring.score_parts(phase.task, truth, handle, phase_split(phase), limits=scoring_limits())
+
+
+def score_claimed(submission_id: str, token) -> str:
+    """Score a submission this run has claimed; always ends the row in scored or failed (or raises transient)."""
+    submission = Submission.objects.select_related("phase").get(pk=submission_id)
+    _test_delay()
+    try:
+        score = _score_file(submission)
+    except scoring.ScoringError as error:
+        mark_failed(
+            submission_id,
+            Submission.ErrorKind.INVALID,
+            describe_problems(error),
+            claim_token=token,
+            problems=error.to_dict(),
+        )
+        return "invalid"
+    except SoftTimeLimitExceeded:
+        message = (
+            f"Scoring took longer than the {settings.CELERY_TASK_SOFT_TIME_LIMIT} s limit and was stopped. "
+            "This does not count against your quota."
+        )
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, message, claim_token=token)
+        return "timeout"
+    except TruthMissing:
+        log.error("submission %s: phase %s has no truth file", submission_id, submission.phase)
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, PLATFORM_ERROR_MESSAGE, claim_token=token)
+        return "platform"
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception:
+        # A bug or an unforeseen input: the traceback goes to the log, a sentence to the submitter.
+        log.exception("unexpected error scoring submission %s", submission_id)
+        mark_failed(submission_id, Submission.ErrorKind.PLATFORM, PLATFORM_ERROR_MESSAGE, claim_token=token)
+        return "platform"
+    stored = store_score(submission, score, claim_token=token)
+    return "scored" if stored else "stale"
+
+
+@shared_task(
+    bind=True,
+    name=SCORE_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    max_retries=MAX_RETRIES,
+)
+def score_submission(self, submission_id: str) -> str:
+    """Claim, score and store one submission; a duplicate delivery is a no-op.
+
+    Returns what happened ("scored", "invalid", "platform", "timeout",
+    "duplicate", "stale", "gave-up") for logs and tests.
+    """
+    delivery = self.request.delivery_info or {}
+    host = f"{self.request.hostname or 'local'} pid {os.getpid()}"
+    token = claim(
+        submission_id, redelivered=bool(delivery.get("redelivered")), task_id=self.request.id or "", host=host
+    )
+    if token is None:
+        log.info("submission %s is not claimable (duplicate delivery or finished); skipping", submission_id)
+        return "duplicate"
+    attempts = Submission.objects.filter(pk=submission_id).values_list("attempts", flat=True).first() or 0
+    # Retries of transient errors claim again too; only claims beyond those mean a dead worker.
+    if attempts > max_attempts() + self.request.retries:
+        # The worker died this many times on this file: stop the loop, not our users' quota.
+        mark_failed(
+            submission_id,
+            Submission.ErrorKind.PLATFORM,
+            f"Scoring was interrupted {attempts - 1 - self.request.retries} times (worker lost); it was stopped "
+            "to protect the queue. This does not count against your quota, and an organizer can re-run it.",
+            claim_token=token,
+        )
+        return "gave-up"
+    try:
+        return score_claimed(submission_id, token)
+    except TRANSIENT_ERRORS as exc:
+        if self.request.retries >= MAX_RETRIES:
+            log.exception("submission %s: giving up after %d retries", submission_id, self.request.retries)
+            mark_failed(
+                submission_id,
+                Submission.ErrorKind.PLATFORM,
+                "The database or file storage was unavailable while scoring. " + PLATFORM_ERROR_MESSAGE,
+                claim_token=token,
+            )
+            return "platform"
+        countdown = min(60, 2 ** (self.request.retries + 1)) + random.random()
+        log.warning("submission %s: transient error %r, retry in %.1fs", submission_id, exc, countdown)
+        # The retry keeps this task id, so it may claim the row this run leaves running.
+        raise self.retry(exc=exc, countdown=countdown) from exc
