@@ -298,6 +298,38 @@ def wait(ctx: click.Context, submission_id: str, timeout: float, as_json: bool) 
 
 
 @cli.command()
+@click.argument("submission_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="where to write it (default: the uploaded file's name, in this folder)")  # fmt: skip
+@click.pass_context
+def download(ctx: click.Context, submission_id: str, output: Path | None) -> None:
+    """Download your team's uploaded file back, checked byte for byte against its sha256."""
+    client = _client(ctx)
+    if output is None:
+        output = Path(Path(client.status(submission_id)["file_name"]).name or f"{submission_id}.csv")
+    written = client.download(submission_id, output)
+    click.echo(f"Wrote {written} ({written.stat().st_size:,} bytes, sha256 checked).")
+
+
+@cli.command()
+@click.argument("submission_id")
+@click.pass_context
+def hide(ctx: click.Context, submission_id: str) -> None:
+    """Make your team's submission private: off the public board, still yours (needs a submit token)."""
+    done = _client(ctx).set_visibility(submission_id, public=False)
+    click.echo(f"{done['id']} is now {done['visibility']}.")
+
+
+@cli.command()
+@click.argument("submission_id")
+@click.pass_context
+def show(ctx: click.Context, submission_id: str) -> None:
+    """Make your team's submission public again (needs a submit token)."""
+    done = _client(ctx).set_visibility(submission_id, public=True)
+    click.echo(f"{done['id']} is now {done['visibility']}.")
+
+
+@cli.command()
 @click.option("--task", help="only this task")
 @json_option
 @click.pass_context

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import io
 import time
@@ -336,6 +337,37 @@ class Client:
             if reason is not None and on_retry:
                 on_retry(reason, pause)
             time.sleep(min(pause, remaining))
+
+    def download(self, submission_id: str, path: str | Path) -> Path:
+        """Stream your team's uploaded file to ``path`` and check it byte for byte against its sha256.
+
+        Returns the path; a partial download never replaces an existing file (``.part`` first).
+        """
+        path = Path(path)
+        expected = self.status(submission_id).get("sha256")
+        temporary = path.with_name(path.name + ".part")
+        digest = hashlib.sha256()
+        try:
+            url = f"/api/v1/submissions/{submission_id}/file"
+            with self._http.stream("GET", url, headers={"Accept": "application/octet-stream"}) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    raise self._error(response)
+                with temporary.open("wb") as out:
+                    for chunk in response.iter_bytes():
+                        digest.update(chunk)
+                        out.write(chunk)
+        except httpx.HTTPError as error:
+            temporary.unlink(missing_ok=True)
+            raise ServerError(_describe(error, self.url)) from None
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        if expected and digest.hexdigest() != expected:
+            temporary.unlink(missing_ok=True)
+            raise ServerError(f"The download of {submission_id} was damaged (its sha256 differs); try again.")
+        temporary.replace(path)
+        return path
 
     def submissions(self, *, task: str | None = None, status: str | None = None) -> list[dict]:
         params = {k: v for k, v in {"task": task, "status": status}.items() if v}

@@ -121,7 +121,11 @@ def submission_dict(submission: Submission, request) -> dict:
             "file_size": submission.file_size,
             "sha256": submission.sha256,
             "url": _absolute(request, body["url"]),
-            "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
+            "links": {
+                "self": _absolute(request, reverse("api:submission", args=[submission.pk])),
+                # The uploaded file: the team, staff and the challenge's organizers only (403 or 404 to others).
+                "file": _absolute(request, reverse("api:submission-file", args=[submission.pk])),
+            },
         }
     )
     return body

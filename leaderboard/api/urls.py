@@ -27,6 +27,7 @@ urlpatterns = [
     path("challenges/<slug:challenge>/phases/<slug:phase>/truth", truth.phase_truth, name="phase-truth"),
     path("submissions", views.my_submissions, name="submissions"),
     path("submissions/<uuid:submission_id>", views.submission_detail, name="submission"),
+    path("submissions/<uuid:submission_id>/file", views.submission_file, name="submission-file"),
     path("problems/<slug:kind>", views.problem_type, name="problem-type"),
     # Organizer endpoints for moderation (scope organize).
     path("challenges/<slug:challenge>/rerun", moderation.rerun, name="challenge-rerun"),

@@ -13,14 +13,22 @@ import math
 
 from django.conf import settings
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.decorators import api_view, parser_classes, permission_classes, throttle_classes
+from rest_framework.decorators import (
+    api_view,
+    parser_classes,
+    permission_classes,
+    renderer_classes,
+    throttle_classes,
+)
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -49,6 +57,20 @@ from leaderboard.submissions.models import Submission
 from leaderboard.submissions.uploads import upload_refused
 from scoring import submission_fields
 from scoring.registry import unknown_task_message
+
+
+class FileRenderer(BaseRenderer):
+    """Lets a file endpoint answer ``Accept: application/octet-stream`` (its errors are still JSON problems)."""
+
+    media_type = "application/octet-stream"
+    format = "file"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        # Only errors are rendered here (the file itself is a FileResponse): the problem document, as JSON.
+        return JSONRenderer().render(data)
+
 
 READ = requires("read", anonymous=True)
 READ_TOKEN = requires("read")
@@ -603,6 +625,32 @@ def submission_detail(request: Request, submission_id) -> Response:
     else:
         submission = access.get_submission_for(request.user, submission_id)
     return Response(submission_dict(submission, request))
+
+
+@extend_schema(
+    operation_id="submissions_file",
+    responses={
+        (200, "application/octet-stream"): OpenApiResponse(
+            OpenApiTypes.BINARY, description="the uploaded file, byte for byte; its sha256 is the ETag"
+        )
+    },
+    tags=["submissions"],
+)
+@api_view(["GET"])
+@permission_classes([READ_TOKEN])
+@renderer_classes([JSONRenderer, FileRenderer])
+def submission_file(request: Request, submission_id) -> FileResponse:
+    """Your team's uploaded file, streamed as sent (the team, staff and the challenge's organizers only)."""
+    submission = access.get_submission_for(request.user, submission_id, access.FILE)
+    response = FileResponse(
+        submission.file.open("rb"),
+        as_attachment=True,
+        filename=submission.file_name,
+        content_type="application/octet-stream",
+    )
+    if submission.sha256:
+        response["ETag"] = f'"{submission.sha256}"'
+    return response
 
 
 def problem_type(request, kind: str):

@@ -234,3 +234,34 @@ def test_validate_checks_declarations_when_given(tmp_path, capsys):
     assert "'modalities': 'smell' is not one of text, formula, graph, image." in capsys.readouterr().err
     assert main(["validate", "mudi", str(path), "--inputs", str(inputs)]) == 0
     assert "Submitting to mudi needs --declare for: modalities." in capsys.readouterr().err
+
+
+def test_hide_and_show_patch_the_visibility(monkeypatch, capsys):
+    seen: list[httpx.Request] = []
+
+    def answer(request):
+        visibility = json.loads(request.content)["visibility"]
+        return httpx.Response(200, json={"id": "abc", "visibility": visibility})
+
+    serve(monkeypatch, answer, seen)
+    assert main(["--token", "ddi_x", "hide", "abc"]) == 0
+    assert main(["--token", "ddi_x", "show", "abc"]) == 0
+    assert capsys.readouterr().out == "abc is now private.\nabc is now public.\n"
+    assert [(r.method, r.url.path, json.loads(r.content)) for r in seen] == [
+        ("PATCH", "/api/v1/submissions/abc", {"visibility": "private"}),
+        ("PATCH", "/api/v1/submissions/abc", {"visibility": "public"}),
+    ]
+
+
+def test_a_damaged_download_never_replaces_the_file(monkeypatch, tmp_path, capsys):
+    def answer(request):
+        if request.url.path.endswith("/file"):
+            return httpx.Response(200, content=b"Drug1,Interaction,Drug2\n")
+        return httpx.Response(200, json={**status_body("scored"), "sha256": "0" * 64, "file_name": "p.csv"})
+
+    serve(monkeypatch, answer)
+    target = tmp_path / "mine.csv"
+    target.write_text("kept")
+    assert main(["--token", "ddi_x", "download", "abc", "-o", str(target)]) == 5
+    assert "was damaged" in capsys.readouterr().err
+    assert target.read_text() == "kept" and not (tmp_path / "mine.csv.part").exists()
