@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from ddi_leaderboard import __version__, config
-from ddi_leaderboard.client import Client, check_declarations, unknown_task
+from ddi_leaderboard.client import Client, check_declarations, split_phase, unknown_task
 from ddi_leaderboard.errors import (
     EXIT_INVALID,
     EXIT_OK,
@@ -36,8 +36,32 @@ EPILOG = (
 json_option = click.option("--json", "as_json", is_flag=True, help="print JSON (the API's own objects)")
 
 
+phase_option = click.option(
+    "--phase", metavar="CHALLENGE/PHASE", help="a challenge's phase (e.g. mudi-2027/test) instead of a standing task"
+)
+
+
 def _print_json(value) -> None:
     click.echo(json.dumps(value, indent=1))
+
+
+def _target(task: str | None, phase: str | None) -> str:
+    """The standing task or the phase a command works on (``TASK`` may itself be written CHALLENGE/PHASE)."""
+    if task and phase:
+        raise click.UsageError("Give a task or --phase CHALLENGE/PHASE, not both.")
+    if not (task or phase):
+        raise click.UsageError("Give a task (e.g. mudi) or --phase CHALLENGE/PHASE.")
+    target = phase or task or ""
+    if "/" in target:
+        split_phase(target)  # a clear error for a malformed phase
+    return target
+
+
+def _target_and_file(ctx: click.Context, arguments: tuple[str, ...], phase: str | None) -> tuple[str, Path]:
+    if len(arguments) != (1 if phase else 2):
+        raise click.UsageError("Give TASK FILE, or --phase CHALLENGE/PHASE FILE.")
+    target = _target(None if phase else arguments[0], phase)
+    return target, click.Path(exists=True, dir_okay=False, path_type=Path).convert(arguments[-1], None, ctx)
 
 
 def _client(ctx: click.Context) -> Client:
@@ -96,44 +120,50 @@ def tasks(ctx: click.Context, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("task")
+@click.argument("task", required=False)
+@phase_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.pass_context
-def inputs(ctx: click.Context, task: str, output: Path) -> None:
-    """Download the task's test inputs (the keys to predict)."""
-    output.write_bytes(_client(ctx).inputs(task))
-    click.echo(f"Wrote the test inputs of {task} to {output}.")
+def inputs(ctx: click.Context, task: str | None, phase: str | None, output: Path) -> None:
+    """Download a task's or a phase's test inputs (the keys to predict)."""
+    target = _target(task, phase)
+    output.write_bytes(_client(ctx).inputs(target))
+    click.echo(f"Wrote the test inputs of {target} to {output}.")
 
 
 @cli.command()
-@click.argument("task")
+@click.argument("task", required=False)
+@phase_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.pass_context
-def example(ctx: click.Context, task: str, output: Path) -> None:
-    """Download a valid example prediction file."""
-    output.write_bytes(_client(ctx).example(task))
-    click.echo(f"Wrote an example prediction file for {task} to {output}.")
+def example(ctx: click.Context, task: str | None, phase: str | None, output: Path) -> None:
+    """Download a valid example prediction file for a task or a phase."""
+    target = _target(task, phase)
+    output.write_bytes(_client(ctx).example(target))
+    click.echo(f"Wrote an example prediction file for {target} to {output}.")
 
 
 @cli.command()
-@click.argument("task")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("arguments", nargs=-1, required=True, metavar="[TASK] FILE")
+@phase_option
 @click.option("--inputs", "inputs_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="the task's inputs file (default: downloaded from the server once and cached)")  # fmt: skip
 @click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]",
               help="check these declarations too, as submit would send them")  # fmt: skip
 @click.pass_context
-def validate(ctx: click.Context, task: str, file: Path, inputs_path: Path | None, declare: tuple[str, ...]) -> None:
-    """Check a prediction file offline with the server's own checks (no token needed)."""
+def validate(ctx, arguments: tuple[str, ...], phase: str | None, inputs_path: Path | None, declare: tuple[str, ...]):
+    """Check a prediction file offline with the server's own checks, against a task's or a phase's inputs."""
+    target, file = _target_and_file(ctx, arguments, phase)
     declarations = _declarations(declare) if declare else None
-    n_rows = _client(ctx).validate(task, file, inputs=inputs_path, declarations=declarations)
-    click.echo(f"Valid: {n_rows:,} rows for {task}.")
+    client = _client(ctx)
+    n_rows = client.validate(target, file, inputs=inputs_path, declarations=declarations)
+    click.echo(f"Valid: {n_rows:,} rows for {target}.")
     if declarations is None:
         from scoring.registry import get_task
 
-        required = [d.key for d in get_task(task).declarations if d.required]
+        required = [d.key for d in get_task(client.task_of(target)).declarations if d.required]
         if required:
-            click.echo(f"Submitting to {task} needs --declare for: {', '.join(required)}.", err=True)
+            click.echo(f"Submitting to {target} needs --declare for: {', '.join(required)}.", err=True)
 
 
 def _declarations(values: tuple[str, ...]) -> dict:
@@ -180,8 +210,8 @@ def field_options(fields=submission_fields.FIELDS) -> Callable:
 
 
 @cli.command()
-@click.argument("task")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("arguments", nargs=-1, required=True, metavar="[TASK] FILE")
+@phase_option
 @field_options()
 @click.option("--team", help="team slug (default: your personal team)")
 @click.option("--declare", multiple=True, metavar="KEY=VALUE[,VALUE]", help="a task declaration, e.g. modalities=graph")
@@ -190,8 +220,9 @@ def field_options(fields=submission_fields.FIELDS) -> Callable:
               help="--wait: seconds to wait before giving up (the submission stays queued)")  # fmt: skip
 @json_option
 @click.pass_context
-def submit(ctx, task, file, team, declare, wait, timeout, as_json, **fields) -> None:
+def submit(ctx, arguments, phase, team, declare, wait, timeout, as_json, **fields) -> None:
     """Validate offline, upload (never an invalid file), and optionally wait for the score."""
+    task, file = _target_and_file(ctx, arguments, phase)
     from tqdm import tqdm  # here: only an upload draws a progress bar
 
     client = _client(ctx)
@@ -200,9 +231,10 @@ def submit(ctx, task, file, team, declare, wait, timeout, as_json, **fields) -> 
     declarations = _declarations(declare)
     # Cheapest first: the declarations offline, then the server's pre-flight (token, e-mail, registration,
     # quota), then the file itself; nothing is uploaded until all three pass.
-    if missing := unknown_task(task):
+    slug = client.task_of(task)
+    if missing := unknown_task(slug):
         raise InvalidInput(missing)
-    check_declarations(task, declarations)
+    check_declarations(slug, declarations)
     client.preflight(task, team=team)
     n_rows = client.validate(task, file)
     click.echo(f"Valid: {n_rows:,} rows. Uploading {file.name} ...", err=True)
@@ -246,11 +278,18 @@ def _exit_for(ctx: click.Context, current: dict) -> None:
         ctx.exit(EXIT_INVALID if current.get("error_kind") == "invalid" else EXIT_SERVER)
 
 
+def _board_of(status: dict) -> str:
+    """The board a submission ranks on: its phase's (a standing task's phase is the task's board)."""
+    if status.get("challenge") and status.get("phase"):
+        return f"{status['challenge']}/{status['phase']}"
+    return status["task"]
+
+
 def _report(client: Client, status: dict, *, just_scored: bool = False, as_json: bool = False) -> None:
     if as_json:
         if status["status"] == "scored":
             finder = client.wait_for_rank if just_scored else client.rank_of
-            status = {**status, "rank": finder(status["task"], status["id"])}
+            status = {**status, "rank": finder(_board_of(status), status["id"])}
         return _print_json(status)
     if status["status"] == "scored":
         primary = status["primary"]
@@ -258,7 +297,7 @@ def _report(client: Client, status: dict, *, just_scored: bool = False, as_json:
         click.echo(f"Scored: {primary['key']} = {value}")
         # Just scored: the board takes it in a moment later, so wait briefly for its rank.
         finder = client.wait_for_rank if just_scored else client.rank_of
-        rank = finder(status["task"], status["id"])
+        rank = finder(_board_of(status), status["id"])
         click.echo(f"Rank: {rank if rank is not None else 'unranked'} on {status['task']}")
     elif status["status"] == "failed":
         error = status.get("error") or "no reason given"
@@ -331,11 +370,12 @@ def show(ctx: click.Context, submission_id: str) -> None:
 
 @cli.command()
 @click.option("--task", help="only this task")
+@phase_option
 @json_option
 @click.pass_context
-def submissions(ctx: click.Context, task: str | None, as_json: bool) -> None:
-    """List your teams' submissions, newest first."""
-    found = _client(ctx).submissions(task=task)
+def submissions(ctx: click.Context, task: str | None, phase: str | None, as_json: bool) -> None:
+    """List your teams' submissions, newest first (of a task, or of a phase)."""
+    found = _client(ctx).submissions(task=task, phase=phase)
     if as_json:
         return _print_json(found)
     rows = [("id", "task", "method", "team", "status", "primary")]
@@ -348,14 +388,16 @@ def submissions(ctx: click.Context, task: str | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("task")
+@click.argument("task", required=False)
+@phase_option
 @click.option("--direction", type=click.Choice(["aware", "agnostic"]), help="MUDI: which view")
 @click.option("--private", is_flag=True, help="add your teams' private rows")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @json_option
 @click.pass_context
-def leaderboard(ctx: click.Context, task: str, direction: str | None, private: bool, fmt: str, as_json: bool) -> None:
-    """Print a task's leaderboard: the CSV export's columns and ranks (--json: same as --format json)."""
+def leaderboard(ctx, task, phase, direction: str | None, private: bool, fmt: str, as_json: bool) -> None:
+    """Print a task's or a phase's leaderboard: the CSV export's columns and ranks (--json: --format json)."""
+    task = _target(task, phase)
     fmt = "json" if as_json else fmt
     client = _client(ctx)
     options = {k: v for k, v in {"direction": direction, "private": "1" if private else None}.items() if v}
@@ -369,7 +411,7 @@ def leaderboard(ctx: click.Context, task: str, direction: str | None, private: b
     if not rows:
         click.echo(f"No entries on {task} yet.")
         return
-    detail = client.task(task)
+    detail = client.task(client.task_of(task))
     metric = detail["primary_metric"]
     if direction == "agnostic":
         metric = metric.replace("aware/", "agnostic/", 1)
@@ -379,6 +421,56 @@ def leaderboard(ctx: click.Context, task: str, direction: str | None, private: b
         rank = "" if row["rank"] is None else str(row["rank"])
         table.append((rank, row["method"], row["team"], "—" if value is None else f"{value:.4f}"))
     _table(table)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def challenges(ctx: click.Context, as_json: bool) -> None:
+    """List the challenges and their phases (dates, whether they take submissions, your quota with a token)."""
+    found = _client(ctx).challenges()
+    if as_json:
+        return _print_json(found)
+    rows = [("phase", "task", "state", "ends")]
+    for challenge in found:
+        for phase in challenge["phases"]:
+            state = "open" if phase["accepts_submissions"] else ("open, no test set" if phase["is_open"] else "closed")
+            rows.append((f"{challenge['slug']}/{phase['slug']}", phase["task"], state, phase["ends_at"] or ""))
+    _table(rows)
+
+
+@cli.command()
+@click.argument("challenge")
+@click.option("--team", help="team slug (default: your personal team)")
+@click.option("--accept-terms", is_flag=True, help="accept the challenge's terms (shown on its register page)")
+@click.option("--no-announcements", is_flag=True, help="do not e-mail me the organizers' announcements")
+@json_option
+@click.pass_context
+def register(ctx, challenge: str, team: str | None, accept_terms: bool, no_announcements: bool, as_json: bool):
+    """Register a team for an organized challenge, with the register page's rules (needs a submit token)."""
+    done = _client(ctx).register(challenge, team=team, accept_terms=accept_terms, announcements=not no_announcements)
+    if as_json:
+        return _print_json(done)
+    click.echo(done["detail"])
+
+
+@cli.command()
+@click.argument("challenge")
+@click.option("--withdraw", is_flag=True, help="withdraw it (only before the team's first submission)")
+@json_option
+@click.pass_context
+def registration(ctx: click.Context, challenge: str, withdraw: bool, as_json: bool) -> None:
+    """Show whether one of your teams is registered for a challenge, and its status (or --withdraw it)."""
+    client = _client(ctx)
+    done = client.withdraw_registration(challenge) if withdraw else client.registration(challenge)
+    if as_json:
+        return _print_json(done)
+    click.echo(done["detail"])
+    if done.get("reason"):
+        click.echo(f"The organizers' reason: {done['reason']}")
+    if not done["registered"] and not withdraw:
+        terms = " (accept its terms with --accept-terms)" if done["has_terms"] else ""
+        click.echo(f"Register with: ddi-leaderboard register {challenge}{terms}; terms: {done['terms_url']}")
 
 
 @cli.group()

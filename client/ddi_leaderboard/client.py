@@ -42,6 +42,14 @@ def _missing_task(path: str) -> str | None:
     return unknown_task(parts[1])
 
 
+def split_phase(target: str) -> tuple[str, str]:
+    """("CHALLENGE", "PHASE") from "CHALLENGE/PHASE", or InvalidInput saying what is expected."""
+    challenge, _, phase = target.partition("/")
+    if not challenge or not phase or "/" in phase:
+        raise InvalidInput(f"{target!r} is not a phase: write it as CHALLENGE/PHASE, e.g. mudi-2027/test.")
+    return challenge, phase
+
+
 def unknown_task(slug: str) -> str | None:
     """None for a task slug, else "No task 'x'; valid tasks: ..." (scoring's registry, loaded only here)."""
     from scoring.registry import TASKS, unknown_task_message
@@ -99,6 +107,7 @@ class Client:
         headers = {"User-Agent": "ddi-leaderboard-client/1.0", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        self._phases: dict[tuple[str, str], dict] = {}
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout, transport=transport)
 
     def close(self) -> None:
@@ -167,21 +176,60 @@ class Client:
     def tasks(self) -> list[dict]:
         return self._json("GET", "/api/v1/tasks")
 
+    def challenges(self) -> list[dict]:
+        """Published challenges with their phases (and, with a token, your teams' quota on each)."""
+        return self._json("GET", "/api/v1/challenges")
+
     def task(self, slug: str) -> dict:
         return self._json("GET", f"/api/v1/tasks/{slug}")
 
+    # A target is a standing task ("mudi") or a challenge's phase ("mudi-2027/test").
+
+    def phase(self, target: str) -> dict:
+        """A phase by "CHALLENGE/PHASE": dates, limits, your quota and its links (inputs, example, board)."""
+        challenge, phase = split_phase(target)
+        key = (challenge, phase)
+        if key not in self._phases:
+            self._phases[key] = self._json("GET", f"/api/v1/challenges/{challenge}/phases/{phase}")
+        return self._phases[key]
+
+    def task_of(self, target: str) -> str:
+        """The task slug scored by ``target`` (a task is its own; a phase says which)."""
+        return self.phase(target)["task"] if "/" in target else target
+
+    @staticmethod
+    def _base(target: str) -> str:
+        """The API path of a target: ``/api/v1/tasks/T`` or ``/api/v1/challenges/C/phases/P``."""
+        if "/" in target:
+            challenge, phase = split_phase(target)
+            return f"/api/v1/challenges/{challenge}/phases/{phase}"
+        return f"/api/v1/tasks/{target}"
+
+    def _phase_file(self, target: str, link: str) -> bytes:
+        url = self.phase(target)["links"].get(link)
+        if not url:
+            raise InvalidInput(
+                f"The phase {target} offers no {'test inputs' if link == 'inputs' else 'example file'} yet: "
+                "it has not started or has no test set."
+            )
+        return self._request("GET", url).content
+
     def inputs(self, task: str) -> bytes:
-        """The task's test inputs (keys to predict, no labels) as CSV bytes."""
+        """The test inputs (keys to predict, no labels) of a task or a phase ("CHALLENGE/PHASE"), as CSV bytes."""
+        if "/" in task:
+            return self._phase_file(task, "inputs")
         return self._request("GET", f"/tasks/{task}/inputs.csv").content
 
     def example(self, task: str) -> bytes:
-        """A valid example prediction file for the task, as CSV bytes."""
+        """A valid example prediction file for a task or a phase, as CSV bytes."""
+        if "/" in task:
+            return self._phase_file(task, "example")
         return self._request("GET", f"/tasks/{task}/example.csv").content
 
     def cached_inputs(self, task: str) -> Path:
-        """The task's inputs file, downloaded once per server and kept in the user's cache folder."""
+        """The inputs file of a task or a phase, downloaded once per server and kept in the user's cache folder."""
         host = urlparse(self.url).netloc.replace(":", "_") or "local"
-        path = config.cache_dir() / host / f"{task}-inputs.csv"
+        path = config.cache_dir() / host / f"{task.replace('/', '--')}-inputs.csv"
         if not path.exists():
             data = self.inputs(task)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -210,12 +258,13 @@ class Client:
         ``inputs`` defaults to the task's inputs file, downloaded from the server once and cached.
         ``declarations`` given, they are checked too (unknown keys, invalid and missing answers).
         """
-        if missing := unknown_task(task):
+        slug = self.task_of(task)
+        if missing := unknown_task(slug):
             raise InvalidInput(missing)
         if declarations is not None:
-            check_declarations(task, declarations)
+            check_declarations(slug, declarations)
         data, _ = self._file_bytes(path_or_dataframe)
-        return validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+        return validate_bytes(slug, data, inputs if inputs is not None else self.cached_inputs(task))
 
     def submit(
         self,
@@ -231,6 +280,8 @@ class Client:
     ) -> dict:
         """Validate locally (an invalid file is never uploaded), then upload; returns the queued submission.
 
+        ``task`` is a standing task ("mudi") or a challenge's phase ("CHALLENGE/PHASE").
+
         ``fields`` are the method's fields by keyword, as ``scoring.submission_fields``
         declares them (``help(Client.submit)`` lists them): ``method`` is required;
         e.g. ``model_family="gnn"``, ``n_parameters=1_200_000``, ``uses_external_data=True``,
@@ -240,18 +291,19 @@ class Client:
         answers = declaration_answers(declarations or {})
         if validate:
             # Everything that can be known before the upload is checked before it: offline first, then the server.
-            if missing := unknown_task(task):
+            slug = self.task_of(task)
+            if missing := unknown_task(slug):
                 raise InvalidInput(missing)
-            check_declarations(task, answers)
+            check_declarations(slug, answers)
             self.preflight(task, team=team)
         data, name = self._file_bytes(path_or_dataframe)
         if validate:
-            validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+            validate_bytes(slug, data, inputs if inputs is not None else self.cached_inputs(task))
         if team:
             body["team"] = team
         body.update(answers)
         files = {"file": (name, _Progress(data, progress), "text/csv")}
-        return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=body, files=files)
+        return self._json("POST", f"{self._base(task)}/submissions", data=body, files=files)
 
     def preflight(self, task: str, *, team: str | None = None) -> dict:
         """Would an upload be accepted, the file aside (token, scope, verified e-mail, dates, registration, quota)?
@@ -259,7 +311,26 @@ class Client:
         Returns the team and its quota; a refusal raises the error an upload would, before any file is sent.
         """
         params = {"team": team} if team else {}
-        return self._json("GET", f"/api/v1/tasks/{task}/submissions/preflight", params=params)
+        return self._json("GET", f"{self._base(task)}/submissions/preflight", params=params)
+
+    # --- registering for a challenge -----------------------------------------------------------------
+
+    def registration(self, challenge: str) -> dict:
+        """Whether one of your teams is registered for ``challenge``, and its status."""
+        return self._json("GET", f"/api/v1/challenges/{challenge}/registration")
+
+    def register(
+        self, challenge: str, *, team: str | None = None, accept_terms: bool = False, announcements: bool = True
+    ) -> dict:
+        """Register a team (default your personal one) with the register page's rules; returns the registration."""
+        body: dict[str, Any] = {"accept_terms": accept_terms, "wants_announcements": announcements}
+        if team:
+            body["team"] = team
+        return self._json("POST", f"/api/v1/challenges/{challenge}/registration", json=body)
+
+    def withdraw_registration(self, challenge: str) -> dict:
+        """Withdraw your team's registration (only before its first submission)."""
+        return self._json("DELETE", f"/api/v1/challenges/{challenge}/registration")
 
     # --- organizers ------------------------------------------------------------------------------------
 
@@ -369,8 +440,13 @@ class Client:
         temporary.replace(path)
         return path
 
-    def submissions(self, *, task: str | None = None, status: str | None = None) -> list[dict]:
-        params = {k: v for k, v in {"task": task, "status": status}.items() if v}
+    def submissions(
+        self, *, task: str | None = None, phase: str | None = None, status: str | None = None
+    ) -> list[dict]:
+        """Your teams' submissions, newest first: of a task, of a phase ("CHALLENGE/PHASE"), with a status."""
+        challenge, phase_slug = split_phase(phase) if phase else (None, None)
+        wanted = {"task": task, "challenge": challenge, "phase": phase_slug, "status": status}
+        params = {k: v for k, v in wanted.items() if v}
         return list(self._pages("/api/v1/submissions", params, "results"))
 
     def set_visibility(self, submission_id: str, public: bool) -> dict:
@@ -382,16 +458,22 @@ class Client:
 
     def leaderboard(self, task: str, **options) -> list[dict]:
         """Every row of a board view (options as on the page: direction, sort, private=1, filters)."""
-        return list(self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, **options}, "rows"))
+        return list(self._pages(f"{self._base(task)}/leaderboard", {"page_size": 500, **options}, "rows"))
 
     def leaderboard_csv(self, task: str, **options) -> str:
+        if "/" in task:
+            challenge, phase = split_phase(task)
+            return self._request("GET", f"/challenges/{challenge}/{phase}/board/leaderboard.csv", params=options).text
         return self._request("GET", f"/tasks/{task}/leaderboard.csv", params=options).text
 
     def rank_of(self, task: str, submission_id: str) -> int | None:
         """The submission's rank on the task's board (your private rows included), or None."""
-        for row in self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, "private": "1"}, "rows"):
-            if row["submission_id"] == str(submission_id):
-                return row["rank"]
+        try:
+            for row in self._pages(f"{self._base(task)}/leaderboard", {"page_size": 500, "private": "1"}, "rows"):
+                if row["submission_id"] == str(submission_id):
+                    return row["rank"]
+        except InvalidInput:  # a phase whose public board is hidden until the reveal: no rank to give
+            return None
         return None
 
     def wait_for_rank(self, task: str, submission_id: str, *, timeout: float = 30, interval: float = 1.0) -> int | None:

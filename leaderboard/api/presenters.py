@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from leaderboard.boards.exports import describe_metric
+from leaderboard.challenges.access import inputs_offered
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
@@ -89,7 +90,25 @@ def phase_dict(phase: Phase, request, teams) -> dict:
             "self": _absolute(request, reverse("api:phase", args=args)),
             "leaderboard": _absolute(request, reverse("api:phase-leaderboard", args=args)),
             "submissions": _absolute(request, reverse("api:phase-submit", args=args)),
+            "preflight": _absolute(request, reverse("api:phase-preflight", args=args)),
+            **_phase_files(phase, request),
         },
+    }
+
+
+def _phase_files(phase: Phase, request) -> dict:
+    """A phase's test inputs and example file: null until they are offered (the phase has started and has a test set).
+
+    A standing phase's are its task's; an organized phase's are the challenge's own (its test set, not the task's).
+    """
+    if phase.challenge.kind == Challenge.Kind.STANDING:
+        names, args = ("submissions:inputs", "submissions:example"), [phase.task_slug]
+    else:
+        names, args = ("challenges:inputs", "submissions:phase-example"), [phase.challenge.slug, phase.slug]
+    offered = inputs_offered(phase, is_organizer=False)
+    return {
+        key: _absolute(request, reverse(name, args=args)) if offered else None
+        for key, name in zip(("inputs", "example"), names, strict=True)
     }
 
 

@@ -130,7 +130,10 @@ class PhaseSerializer(s.Serializer):
     total_limit = s.IntegerField()
     board_mode = s.CharField()
     quota = QuotaSerializer(many=True, allow_null=True, help_text="your teams' quota; null without a token")
-    links = s.DictField(child=s.CharField())
+    links = s.DictField(
+        child=s.CharField(allow_null=True),
+        help_text="self, leaderboard, submissions, preflight; inputs and example (null until offered)",
+    )
 
 
 class ChallengeSerializer(s.Serializer):

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from leaderboard.api import finals, moderation, truth, views
+from leaderboard.api import finals, moderation, registrations, truth, views
 
 app_name = "api"
 urlpatterns = [
@@ -14,6 +14,7 @@ urlpatterns = [
     path("tasks/<slug:slug>/submissions/preflight", views.task_preflight, name="task-preflight"),
     path("challenges", views.challenges, name="challenges"),
     path("challenges/<slug:slug>", views.challenge_detail, name="challenge"),
+    path("challenges/<slug:challenge>/registration", registrations.registration, name="challenge-registration"),
     path("challenges/<slug:challenge>/phases/<slug:phase>", views.phase_detail, name="phase"),
     path(
         "challenges/<slug:challenge>/phases/<slug:phase>/leaderboard", views.phase_leaderboard, name="phase-leaderboard"

@@ -568,6 +568,8 @@ def phase_preflight(request: Request, challenge: str, phase: str) -> Response:
     operation_id="submissions_list",
     parameters=[
         OpenApiParameter("task", str),
+        OpenApiParameter("challenge", str, description="challenge slug"),
+        OpenApiParameter("phase", str, description="phase slug (with challenge)"),
         OpenApiParameter("status", str, enum=list(Submission.Status.values)),
         OpenApiParameter("team", str, description="team slug"),
         OpenApiParameter("page", int),
@@ -588,6 +590,10 @@ def my_submissions(request: Request) -> Response:
     params = request.query_params
     if params.get("task"):
         rows = rows.for_task(params["task"])
+    if params.get("challenge"):
+        rows = rows.filter(phase__challenge__slug=params["challenge"])
+    if params.get("phase"):
+        rows = rows.filter(phase__slug=params["phase"])
     if params.get("status"):
         rows = rows.filter(status=params["status"])
     if params.get("team"):
