@@ -171,7 +171,9 @@ class LeaderboardSerializer(PageSerializer):
     columns = s.ListField(child=s.CharField())
     rows = s.ListField(
         child=s.DictField(),
-        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric)",
+        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric); "
+        "as in the CSV, published results sit where they would rank, unranked (rank null, source "
+        "'reported in <paper>, Table N'); ?published=0 leaves them out",
     )
 
 
@@ -278,34 +280,8 @@ class TruthSerializer(s.Serializer):
 
 
 class VisibilitySerializer(s.Serializer):
-    visibility = s.ChoiceField(choices=["public", "private"])
-
-
-def add_problem_responses(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every operation may answer a problem document (4xx, 5xx)."""
-    problem = {
-        "description": "An error: an RFC 9457 problem document (docs/api.md lists the types).",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
-    }
-    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = {
-        "type": "object",
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "detail": {"type": "string"},
-            "errors": {"type": "array", "items": {"type": "object"}},
-        },
-        "required": ["type", "title", "status", "detail"],
-    }
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            responses = operation.setdefault("responses", {})
-            for code in list(responses):
-                if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
-                    responses[code] = problem
-            responses.setdefault("default", problem)
-    return result
+    # Optional, as PATCH is partial: a body without it changes nothing and answers the submission as it is.
+    visibility = s.ChoiceField(choices=["public", "private"], required=False)
 
 
 class PreflightSerializer(s.Serializer):

@@ -46,7 +46,7 @@ from leaderboard.api.presenters import (
 )
 from leaderboard.api.problems import ApiProblem, problem_response
 from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
-from leaderboard.boards import exports
+from leaderboard.boards import exports, published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
 from leaderboard.boards.spec import direction_spec
@@ -77,6 +77,15 @@ READ_TOKEN = requires("read")
 SUBMIT = requires("submit")
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+MAX_PAGE = 10**6
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, description="from 1"),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+        description=f"rows per page, at most {MAX_PAGE_SIZE} (default {DEFAULT_PAGE_SIZE})",
+    ),
+]
 
 
 def _task_or_404(slug: str):
@@ -108,14 +117,35 @@ def _teams(request: Request):
     return list(Team.objects.for_user(request.user).order_by("-personal", "name"))
 
 
-def _page_params(request: Request) -> tuple[int, int]:
-    def number(name: str, default: int, low: int, high: int) -> int:
-        try:
-            return min(high, max(low, int(request.query_params.get(name, default))))
-        except (TypeError, ValueError):
-            return default
+def _query_problem(name: str, message: str) -> ApiProblem:
+    """422 for a query parameter the schema does not allow (a wrong value is refused, never ignored)."""
+    return ApiProblem(
+        422, "invalid-request", "Invalid request", f"The query parameter {name!r} is invalid: {message}",
+        errors=[{"line": None, "column": None, "field": name, "message": message}], error_count=1,
+    )  # fmt: skip
 
-    return number("page", 1, 1, 10**6), number("page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
+
+def _choice_param(request: Request, name: str, choices) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and value not in choices:
+        raise _query_problem(name, f"{value!r} is not one of {', '.join(choices)}.")
+    return value
+
+
+def _page_params(request: Request) -> tuple[int, int]:
+    def number(name: str, default: int, high: int) -> int:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise _query_problem(name, f"{raw!r} is not a whole number.") from None
+        if not 1 <= value <= high:
+            raise _query_problem(name, f"{value} is not between 1 and {high}.")
+        return value
+
+    return number("page", 1, MAX_PAGE), number("page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 
 def _page_links(request: Request, page: int, page_size: int, count: int) -> dict:
@@ -186,12 +216,12 @@ def phase_detail(request: Request, challenge: str, phase: str) -> Response:
 
 # --- leaderboards -----------------------------------------------------------------------------
 
+DIRECTIONS = ("aware", "agnostic")
 BOARD_PARAMETERS = [
-    OpenApiParameter("direction", str, description="MUDI only: aware (default) or agnostic"),
+    OpenApiParameter("direction", str, enum=list(DIRECTIONS), description="MUDI only: aware (default) or agnostic"),
     OpenApiParameter("sort", str, description="a metric key, team, method or date; '-' first reverses"),
     OpenApiParameter("private", str, description="1: add your teams' private rows (needs a token)"),
-    OpenApiParameter("page", int),
-    OpenApiParameter("page_size", int, description=f"rows per page, at most {MAX_PAGE_SIZE}"),
+    *PAGE_PARAMETERS,
 ]
 
 
@@ -221,6 +251,7 @@ def _standing_not_modified(request: Request, slug: str) -> HttpResponse | None:
     if "If-None-Match" not in request.headers:
         return None
     task = _task_or_404(slug)
+    _choice_param(request, "direction", DIRECTIONS)
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     if controls.private:
         return None
@@ -242,6 +273,7 @@ def _standing_not_modified(request: Request, slug: str) -> HttpResponse | None:
 def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     """One page of a board view: the CSV export's columns and ranks, with an ETag."""
     task = phase.task
+    _choice_param(request, "direction", DIRECTIONS)
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
@@ -260,8 +292,16 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         return not_modified
     rows, count = [], 0
     if board is not None:
-        count = row_count(board, controls, select_rows(board, spec, controls, team_ids))
+        selected = select_rows(board, spec, controls, team_ids)
+        count = row_count(board, controls, selected)
         rows = ranked_page(board, controls, team_ids, (page - 1) * page_size, page_size)
+        if phase.has_published_results and published.shown(controls):
+            # As in the CSV: published results where they would rank, unranked ("reported in <paper>").
+            last_page = page * page_size >= count
+            rows = published.insert_on_page(
+                spec, rows, selected, (page - 1) * page_size, page_size, last_page,
+                lambda spec, entry: {"published_entry": entry},
+            )  # fmt: skip
     metric_keys = exports.metric_columns(spec)
     body = {
         "task": task.slug,
@@ -278,7 +318,7 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         "board_computed_at": board.computed_at.isoformat() if board else None,
         "columns": exports.header(spec)[:-1],
         **_page_links(request, page, page_size, count),
-        "rows": [exports.export_row(spec, row, controls.sort, metric_keys) for row in rows],
+        "rows": [exports.export_data(spec, row, controls.sort, metric_keys) for row in rows],
     }
     response = Response(body)
     response["ETag"] = etag
@@ -572,8 +612,7 @@ def phase_preflight(request: Request, challenge: str, phase: str) -> Response:
         OpenApiParameter("phase", str, description="phase slug (with challenge)"),
         OpenApiParameter("status", str, enum=list(Submission.Status.values)),
         OpenApiParameter("team", str, description="team slug"),
-        OpenApiParameter("page", int),
-        OpenApiParameter("page_size", int),
+        *PAGE_PARAMETERS,
     ],
     responses=schemas.SubmissionPageSerializer,
     tags=["submissions"],
@@ -588,6 +627,7 @@ def my_submissions(request: Request) -> Response:
         .order_by("-created_at")
     )
     params = request.query_params
+    _choice_param(request, "status", Submission.Status.values)
     if params.get("task"):
         rows = rows.for_task(params["task"])
     if params.get("challenge"):
@@ -627,7 +667,8 @@ def submission_detail(request: Request, submission_id) -> Response:
         submission = access.get_submission_for(request.user, submission_id, access.TEAM)
         serializer = schemas.VisibilitySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        edits.set_visibility(submission, serializer.validated_data["visibility"] == "public")
+        if "visibility" in serializer.validated_data:
+            edits.set_visibility(submission, serializer.validated_data["visibility"] == "public")
     else:
         submission = access.get_submission_for(request.user, submission_id)
     return Response(submission_dict(submission, request))
