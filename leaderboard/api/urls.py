@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from leaderboard.api import finals, moderation, registrations, truth, views
+from leaderboard.api import finals, moderation, registrations, submitting, truth, views
 
 app_name = "api"
 urlpatterns = [
@@ -10,8 +10,8 @@ urlpatterns = [
     path("tasks", views.tasks, name="tasks"),
     path("tasks/<slug:slug>", views.task_detail, name="task"),
     path("tasks/<slug:slug>/leaderboard", views.task_leaderboard, name="task-leaderboard"),
-    path("tasks/<slug:slug>/submissions", views.task_submit, name="task-submit"),
-    path("tasks/<slug:slug>/submissions/preflight", views.task_preflight, name="task-preflight"),
+    path("tasks/<slug:slug>/submissions", submitting.task_submit, name="task-submit"),
+    path("tasks/<slug:slug>/submissions/preflight", submitting.task_preflight, name="task-preflight"),
     path("challenges", views.challenges, name="challenges"),
     path("challenges/<slug:slug>", views.challenge_detail, name="challenge"),
     path("challenges/<slug:challenge>/registration", registrations.registration, name="challenge-registration"),
@@ -19,10 +19,10 @@ urlpatterns = [
     path(
         "challenges/<slug:challenge>/phases/<slug:phase>/leaderboard", views.phase_leaderboard, name="phase-leaderboard"
     ),
-    path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", views.phase_submit, name="phase-submit"),
+    path("challenges/<slug:challenge>/phases/<slug:phase>/submissions", submitting.phase_submit, name="phase-submit"),
     path(
         "challenges/<slug:challenge>/phases/<slug:phase>/submissions/preflight",
-        views.phase_preflight,
+        submitting.phase_preflight,
         name="phase-preflight",
     ),
     path("challenges/<slug:challenge>/phases/<slug:phase>/truth", truth.phase_truth, name="phase-truth"),
