@@ -95,9 +95,14 @@ def standing_phase_or_404(slug: str) -> Phase:
 
 def phase_or_404(challenge: str, phase: str) -> Phase:
     # Unpublished challenges stay unknown to the API (as on the site): a 404, never their phases.
-    return get_object_or_404(
-        Phase.objects.select_related("challenge"), challenge__slug=challenge, challenge__is_published=True, slug=phase
-    )
+    phases = Phase.objects.select_related("challenge").filter(challenge__slug=challenge, challenge__is_published=True)
+    found = phases.filter(slug=phase).first()
+    if found is None:
+        slugs = sorted(phases.values_list("slug", flat=True))
+        if not slugs:
+            raise Http404(f"No challenge {challenge!r}.")
+        raise Http404(f"No phase {phase!r} in {challenge!r}; its phases: {', '.join(slugs)}.")
+    return found
 
 
 def _teams(request: Request):

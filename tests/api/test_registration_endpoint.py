@@ -73,3 +73,10 @@ def test_the_phase_links_its_inputs_and_example_once_offered(client, mudi_2027):
     assert phases["dev"]["example"] == "http://testserver/challenges/mudi-2027/dev/example.csv"
     assert phases["test"]["inputs"] is None and phases["test"]["example"] is None  # it opens in 10 days
     assert client.get(phases["dev"]["inputs"]).status_code == 200
+
+
+def test_an_unknown_phase_names_the_challenges_phases(client, mudi_2027):
+    response = client.get("/api/v1/challenges/mudi-2027/phases/final")
+    assert response.status_code == 404
+    assert response.json()["detail"] == "No phase 'final' in 'mudi-2027'; its phases: dev, test."
+    assert client.get("/api/v1/challenges/nope/phases/dev").json()["detail"] == "No challenge 'nope'."
