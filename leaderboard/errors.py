@@ -60,10 +60,13 @@ def error_response(request: HttpRequest, status: int, exception: Exception | Non
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """400: a body Django could not parse (a multipart upload without its boundary): a problem document under /api/."""
+    """400: a body Django could not parse (a multipart upload without its boundary): a problem document under /api/.
+
+    Only a body that could not be parsed is described; any other reason (a bad Host header) is not repeated back.
+    """
     if isinstance(exception, MultiPartParserError):
-        exception = ValueError(f"The multipart body could not be read: {exception}")
-    return error_response(request, 400, exception)
+        return error_response(request, 400, ValueError(f"The multipart body could not be read: {exception}"))
+    return error_response(request, 400)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
