@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/burst.py [--uploads 200] [--timeout 600]
 
-Issue 14, item 10. On 127.0.0.1 only, with the bench's own services: PostgreSQL
+On 127.0.0.1 only, with the bench's own services: PostgreSQL
 database ``bench_security_burst`` (dropped and created again, dropped at the end) and a
 redis-server of its own on a spare port (never the shared one); files in a temporary
 folder deleted at the end. Steps:

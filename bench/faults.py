@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/faults.py [--uploads 120] [--timeout 480]
 
-Issue 14, item 10. On 127.0.0.1 only, with the bench's own services: PostgreSQL
+On 127.0.0.1 only, with the bench's own services: PostgreSQL
 database ``bench_security_faults`` (dropped and created again, dropped at the end), a
 redis-server of its own on a spare port, and (as root) a 64 MB tmpfs of its own for the
 storage. Only processes this bench started are signalled; only connections to its own

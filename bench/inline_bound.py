@@ -1,4 +1,4 @@
-"""Memory and time of the submit form's in-request check on a small gzip of many rows (issue 14, item 2).
+"""Memory and time of the submit form's in-request check on a small gzip of many rows.
 
     .venv/bin/python bench/inline_bound.py [--rows 4000000]
 

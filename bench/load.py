@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--users 50] [--minutes 2]
 
-Issue 14, item 10. On 127.0.0.1 only, with the bench's own services: PostgreSQL
+On 127.0.0.1 only, with the bench's own services: PostgreSQL
 database ``bench_security_load`` (dropped and created again, dropped at the end) and a
 redis-server of its own on a spare port. gunicorn -w 4 and 2 Celery workers
 (concurrency 1); 40 uploads are scored first so the ImDrug HIV board has entries.

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pandas.api.types import is_object_dtype, is_string_dtype
+
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -32,8 +34,6 @@ def safe_cell(value: Any) -> Any:
 
 def safe_frame(frame):
     """A copy of a pandas DataFrame whose text columns went through ``safe_cell``; numeric columns untouched."""
-    from pandas.api.types import is_object_dtype, is_string_dtype
-
     text_columns = [name for name in frame.columns if is_object_dtype(frame[name]) or is_string_dtype(frame[name])]
     if not text_columns:
         return frame

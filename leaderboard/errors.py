@@ -20,6 +20,8 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
 
+from leaderboard.api.problems import problem_response  # the API's one error format
+
 TITLES = {400: "Bad request", 403: "Permission denied", 404: "Page not found", 500: "Server error"}
 
 
@@ -45,8 +47,6 @@ def login_url(request: HttpRequest) -> str:
 def error_response(request: HttpRequest, status: int, exception: Exception | None = None) -> HttpResponse:
     """The site's page (or JSON body) for an HTTP error ``status``."""
     if is_api(request):
-        from leaderboard.api.problems import problem_response  # the API's one error format
-
         kind = {400: "malformed-request", 403: "forbidden", 404: "not-found", 500: "error"}[status]
         return problem_response(status, kind, TITLES[status], str(exception or "") or TITLES[status] + ".")
     if wants_json(request):
@@ -81,6 +81,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return error_response(request, 500)
 
 
+# The status an exception in the view called for, noted on the request for the way back out.
+_RAISED_STATUS = "_site_error"
+
+
 class SiteErrorPagesMiddleware:
     """Under DEBUG, replace Django's technical 404 and 500 pages with the site's (innermost middleware)."""
 
@@ -91,7 +95,7 @@ class SiteErrorPagesMiddleware:
         response = self.get_response(request)
         if not settings.DEBUG:
             return response
-        raised = getattr(request, "_site_error", None)
+        raised = getattr(request, _RAISED_STATUS, None)
         if response.status_code == 404 and (raised == 404 or (raised is None and not _resolves(request.path_info))):
             return error_response(request, 404)
         if response.status_code == 500 and raised == 500:
@@ -101,9 +105,9 @@ class SiteErrorPagesMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> None:
         # Only noted here: Django still logs the exception and builds its response, replaced above.
         if isinstance(exception, Http404):
-            request._site_error = 404
+            setattr(request, _RAISED_STATUS, 404)
         elif not isinstance(exception, PermissionDenied):  # 403s already use the site's handler
-            request._site_error = 500
+            setattr(request, _RAISED_STATUS, 500)
 
 
 def _resolves(path: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
@@ -15,7 +16,7 @@ class StorageUnavailable(ConnectionError):
     """The bucket could not be reached or refused to answer: an OSError, so the worker retries."""
 
 
-def _unavailable(exc: Exception, name: str) -> OSError:
+def _unavailable(exc: Exception, name: str | None) -> OSError:
     if isinstance(exc, ClientError) and exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
         return FileNotFoundError(f"File does not exist: {name}")
     return StorageUnavailable(f"object storage failed on {name}: {exc}")
@@ -34,16 +35,18 @@ class S3ReadStream(File):
         super().__init__(None, name)
         self.open()
 
-    def open(self, mode: str | None = None) -> S3ReadStream:
+    def open(self, mode: str | None = None, *args: Any, **kwargs: Any) -> S3ReadStream:
         if mode not in (None, "rb"):
             raise ValueError(f"stored files are opened for reading in binary mode, not {mode!r}")
         if not self._closed:
-            self.file.close()
+            self._body.close()
         try:
             response = self._obj.get()
         except (BotoCoreError, ClientError) as exc:
             raise _unavailable(exc, self.name) from exc
-        self.file = response["Body"]
+        # botocore's StreamingBody; File's proxied methods (readline, ...) reach it as self.file.
+        self._body: Any = response["Body"]
+        self.file = self._body
         self.size = response["ContentLength"]
         self._closed = False
         self._position = 0
@@ -51,7 +54,7 @@ class S3ReadStream(File):
 
     def read(self, size: int | None = -1) -> bytes:
         try:
-            data = self.file.read(None if size is None or size < 0 else size)
+            data = self._body.read(None if size is None or size < 0 else size)
         except (BotoCoreError, OSError) as exc:  # the connection dropped mid-file
             raise _unavailable(exc, self.name) from exc
         self._position += len(data)
@@ -76,7 +79,7 @@ class S3ReadStream(File):
 
     def close(self) -> None:
         if not self._closed:
-            self.file.close()
+            self._body.close()
             self._closed = True
 
     def seekable(self) -> bool:

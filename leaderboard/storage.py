@@ -9,6 +9,8 @@ is in ``leaderboard.s3storage`` (imported only when configured: boto3 is slow to
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.core.files.storage import Storage, storages
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -18,6 +20,8 @@ from django.utils.functional import LazyObject, empty
 class _PrivateStorage(LazyObject):
     # Resolved on first use and again after STORAGES changes (tests switch to a bucket),
     # although model fields keep the object they got at import time.
+    _wrapped: object  # the storage, or ``empty`` until first use
+
     def _setup(self) -> None:
         self._wrapped = storages["private"]
 
@@ -26,7 +30,8 @@ _private = _PrivateStorage()
 
 
 def private_storage() -> Storage:
-    return _private
+    # The lazy object stands in for the storage it wraps (every attribute is forwarded).
+    return cast(Storage, _private)
 
 
 @receiver(setting_changed)

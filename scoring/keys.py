@@ -58,7 +58,7 @@ class DrugBucket:
     short: str  # a table header: "≤ 5 test pairs"
 
 
-# MUDI's drug-frequency buckets (issue 13): a pair falls in the bucket of its rarer drug, counted in
+# MUDI's drug-frequency buckets: a pair falls in the bucket of its rarer drug, counted in
 # distinct unordered test pairs.
 DRUG_BUCKETS = (
     DrugBucket("rare", 1, 5, "rarer drug in at most 5 test pairs", "≤ 5 test pairs"),

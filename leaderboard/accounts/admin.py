@@ -33,7 +33,7 @@ class UserAdmin(BaseUserAdmin):
     # Renames and new users follow the look-alike rule of sign-up (leaderboard.accounts.names).
     form = AdminUserChangeForm
     add_form = AdminUserCreationForm
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Notifications", {"fields": ("email_results",)}))
+    fieldsets = (*(BaseUserAdmin.fieldsets or ()), ("Notifications", {"fields": ("email_results",)}))
     list_display = ("username", "email", "is_staff", "is_active", "date_joined")
 
 

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserChangeForm, UserCreationForm
+from django.contrib.auth.forms import (
+    PasswordChangeForm,
+    SetPasswordForm,
+    SetPasswordMixin,
+    UserChangeForm,
+    UserCreationForm,
+)
 
 from leaderboard.accounts import names
 from leaderboard.accounts.models import Team, User
@@ -44,7 +50,7 @@ def refuse_lookalike(
     return name
 
 
-class ValidatorErrorsUnderThePassword:
+class ValidatorErrorsUnderThePassword(SetPasswordMixin):
     """Put the password validators' errors ("This password is too common.") under the password field.
 
     Django adds them to the confirmation field, which makes people retype the
@@ -77,11 +83,13 @@ class SignupForm(ValidatorErrorsUnderThePassword, UserCreationForm):
 
     def validate_unique(self) -> None:
         # Whether the address already has an account is not said here (that would reveal it): the mail says it.
-        exclude = self._get_validation_exclusions() | {"email"}
+        # _get_validation_exclusions and _update_errors are what ModelForm.validate_unique itself
+        # calls; django-stubs leaves these private helpers out.
+        exclude = self._get_validation_exclusions() | {"email"}  # type: ignore[attr-defined]
         try:
             self.instance.validate_unique(exclude=exclude)
         except forms.ValidationError as error:
-            self._update_errors(error)
+            self._update_errors(error)  # type: ignore[attr-defined]
 
 
 class NotificationsForm(forms.ModelForm):

@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from leaderboard.accounts.names import skeleton
+
 
 class User(AbstractUser):
     email = models.EmailField(unique=True)
@@ -83,8 +85,6 @@ class Team(models.Model):
 
 def _set_name_key(row: User | Team, name: str, save_kwargs: dict) -> None:
     """Keep ``row.name_key`` the skeleton of its name (and saved with it under ``update_fields``)."""
-    from leaderboard.accounts.names import skeleton
-
     row.name_key = skeleton(name)
     fields = save_kwargs.get("update_fields")
     if fields is not None and ("username" in fields or "name" in fields):

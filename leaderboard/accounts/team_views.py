@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -16,17 +16,18 @@ from leaderboard.accounts.access import (
     get_team_invitation_for,
     get_team_member_for,
 )
+from leaderboard.accounts.authenticated import AuthenticatedRequest
 from leaderboard.accounts.forms import InviteForm, TeamCreateForm
 from leaderboard.accounts.models import Invitation, Membership
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def team_create(request: HttpRequest) -> HttpResponse:
+def team_create(request: AuthenticatedRequest) -> HttpResponse:
     form = TeamCreateForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        # A fresh team used to mean a fresh quota; teams are now bound per phase, and creating them is braked too.
+        # Teams are bound per phase (a new team is no fresh quota), and creating them is braked too.
         limited = ratelimit.hit("team-create-user", str(request.user.pk))
         if limited is None:
             team = services.create_team(request.user, form.cleaned_data["name"])
@@ -37,7 +38,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/team_create.html", {"form": form}, status=status)
 
 
-def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
+def _team_page(request: AuthenticatedRequest, slug: str, invite_form: InviteForm | None = None, status: int = 200):
     team, membership = get_team_for(request.user, slug)
     is_owner = can_manage_team(membership)
     context = {
@@ -55,14 +56,14 @@ def _team_page(request: HttpRequest, slug: str, invite_form: InviteForm | None =
 
 
 @login_required
-def team_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def team_detail(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     """Members of the team; owners also see pending invitations and the invite form. Members only."""
     return _team_page(request, slug)
 
 
 @login_required
 @require_POST
-def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
+def team_invite(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     team = get_owned_team_for(request.user, slug)
     form = InviteForm(request.POST)
     status = 400
@@ -92,7 +93,7 @@ def team_invite(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def team_revoke_invitation(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+def team_revoke_invitation(request: AuthenticatedRequest, slug: str, invitation_id: int) -> HttpResponse:
     invitation = get_team_invitation_for(request.user, slug, invitation_id)
     services.revoke_invitation(invitation)
     messages.info(request, f"Invitation to {invitation.invited_user.username} withdrawn.")
@@ -101,7 +102,7 @@ def team_revoke_invitation(request: HttpRequest, slug: str, invitation_id: int) 
 
 @login_required
 @require_POST
-def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
+def team_leave(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     team, _ = get_team_for(request.user, slug)
     try:
         services.leave_team(team, request.user)
@@ -114,7 +115,7 @@ def team_leave(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def team_leave_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+def team_leave_confirm(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     """Are you sure? The button posts to ``team_leave``."""
     team, membership = get_team_for(request.user, slug)
     if team.personal:
@@ -130,7 +131,7 @@ def team_leave_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "accounts/team_leave.html", context)
 
 
-def _member_action(request: HttpRequest, slug: str, member_id: int, action, done: str) -> HttpResponse:
+def _member_action(request: AuthenticatedRequest, slug: str, member_id: int, action, done: str) -> HttpResponse:
     """Run an owner's ``action(team, owner, member)``; ``done`` is the message, formatted with member and team."""
     team, member = get_team_member_for(request.user, slug, member_id)
     try:
@@ -144,13 +145,13 @@ def _member_action(request: HttpRequest, slug: str, member_id: int, action, done
 
 @login_required
 @require_POST
-def team_remove_member(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+def team_remove_member(request: AuthenticatedRequest, slug: str, member_id: int) -> HttpResponse:
     return _member_action(request, slug, member_id, services.remove_member, "{member} is no longer a member of {team}.")
 
 
 @login_required
 @require_POST
-def team_hand_over(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+def team_hand_over(request: AuthenticatedRequest, slug: str, member_id: int) -> HttpResponse:
     return _member_action(
         request, slug, member_id, services.hand_over_ownership, "{member} now owns {team}; you are a member."
     )

@@ -7,17 +7,13 @@ seconds (3 days by default). No table: the signature is the state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.conf import settings
 from django.core import signing
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 
+from leaderboard.accounts.models import User
 from leaderboard.links import absolute_reverse
-
-if TYPE_CHECKING:
-    from leaderboard.accounts.models import User
 
 SALT = "leaderboard.accounts.verify-email"
 NOT_VERIFIED_MESSAGE = (
@@ -35,8 +31,6 @@ def make_token(user: User) -> str:
 
 def user_for_token(token: str) -> User | None:
     """The user a valid, unexpired token was made for (and whose address is unchanged), else None."""
-    from leaderboard.accounts.models import User
-
     try:
         data = signing.loads(token, salt=SALT, max_age=max_age())
     except signing.BadSignature:  # includes SignatureExpired

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from leaderboard.accounts import ratelimit, services, verification
 from leaderboard.accounts import signup as signup_steps
 from leaderboard.accounts.access import get_invitation_for
+from leaderboard.accounts.authenticated import AuthenticatedRequest
 from leaderboard.accounts.forms import NotificationsForm, SignupForm
 from leaderboard.accounts.models import Invitation, Membership
 from leaderboard.middleware import client_ip
@@ -224,7 +225,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def resend_verification(request: HttpRequest) -> HttpResponse:
+def resend_verification(request: AuthenticatedRequest) -> HttpResponse:
     """Send the verification link again (rate-limited per user: no mail flooding)."""
     user = request.user
     if user.email_verified:
@@ -238,7 +239,7 @@ def resend_verification(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedRequest) -> HttpResponse:
     """Account info, notification setting, teams and invitations.
 
     The latest submissions come from the submissions app's ``{% latest_submissions_of %}``
@@ -277,7 +278,7 @@ class LogoutView(auth_views.LogoutView):
 
 @login_required
 @require_POST
-def update_notifications(request: HttpRequest) -> HttpResponse:
+def update_notifications(request: AuthenticatedRequest) -> HttpResponse:
     """Save the email preferences (an unchecked box arrives as a missing field: off)."""
     form = NotificationsForm(request.POST, instance=request.user)
     if form.is_valid():
@@ -289,7 +290,7 @@ def update_notifications(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def accept_invitation(request: AuthenticatedRequest, invitation_id: int) -> HttpResponse:
     invitation = get_invitation_for(request.user, invitation_id)
     try:
         services.accept_invitation(invitation)
@@ -302,7 +303,7 @@ def accept_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def decline_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def decline_invitation(request: AuthenticatedRequest, invitation_id: int) -> HttpResponse:
     invitation = get_invitation_for(request.user, invitation_id)
     try:
         services.decline_invitation(invitation)

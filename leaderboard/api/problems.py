@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
+from django.urls import reverse
 from rest_framework import exceptions, status
 
 CONTENT_TYPE = "application/problem+json"
@@ -62,7 +63,6 @@ TYPES = {
 
 
 def type_uri(kind: str) -> str:
-    from django.urls import reverse
 
     return reverse("api:problem-type", args=[kind])
 

@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import secrets
 
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from leaderboard.api.models import ApiToken
@@ -53,6 +54,4 @@ def touch(token: ApiToken) -> None:
 
 def get_token_for(user, token_id: int) -> ApiToken:
     """The user's own token (404 for anyone else's)."""
-    from django.shortcuts import get_object_or_404
-
     return get_object_or_404(ApiToken, pk=token_id, user=user)

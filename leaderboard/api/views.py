@@ -31,14 +31,8 @@ import scoring
 from leaderboard.accounts.models import Team
 from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
-from leaderboard.api.presenters import (
-    challenge_dict,
-    phase_dict,
-    submission_dict,
-    submission_summary,
-    task_dict,
-)
-from leaderboard.api.problems import ApiProblem, problem_response
+from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
+from leaderboard.api.problems import TYPES, ApiProblem, problem_response
 from leaderboard.boards import exports, published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
@@ -447,8 +441,6 @@ def submission_file(request: Request, submission_id) -> FileResponse:
 
 def problem_type(request, kind: str):
     """What a problem ``type`` URI answers: its status, title and meaning."""
-    from leaderboard.api.problems import TYPES
-
     if kind not in TYPES:
         return not_found(request)
     status_code, title, description = TYPES[kind]

@@ -11,9 +11,10 @@ the worker after every board update.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
+from leaderboard.boards.models import BoardRow
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
 from leaderboard.submissions.charts import short, trace
@@ -25,6 +26,26 @@ TOP_METHODS = 8
 def label(row: dict) -> str:
     """ "Method (Team)": the name a chart shows for a board row."""
     return f"{row['method_name']} ({row['team_name']})"
+
+
+def plotted_points(
+    given: Iterable[tuple[str, float | None, float | None]],
+) -> list[tuple[str, float, float]]:
+    """The (label, x, y) points that have both values: what a scatter plots and its table lists."""
+    return [(name, x, y) for name, x, y in given if x is not None and y is not None]
+
+
+def points_trace(points: Sequence[tuple[str, float, float]], x_name: str, y_name: str) -> dict:
+    """A scatter's markers: one per labelled point, the label and both values (4 decimals) on hover."""
+    return trace(
+        "scatter",
+        x=[p[1] for p in points],
+        y=[p[2] for p in points],
+        text=[p[0] for p in points],
+        mode="markers",
+        marker={"size": 10},
+        hovertemplate=f"%{{text}}<br>{x_name} %{{x:.4f}}<br>{y_name} %{{y:.4f}}<extra></extra>",
+    )
 
 
 # --- board charts ---------------------------------------------------------------------------
@@ -173,7 +194,7 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
 
 def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, float | None]]) -> dict | None:
     """A revealed phase: each final entry's public vs private score, with the diagonal (no shake-up)."""
-    points = [(name, x, y) for name, x, y in given if x is not None and y is not None]
+    points = plotted_points(given)
     if not points:
         return None
     low = min(min(p[1], p[2]) for p in points)
@@ -188,15 +209,7 @@ def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, f
                 line={"dash": "dot", "color": "#999"},
                 hoverinfo="skip",
             ),
-            trace(
-                "scatter",
-                x=[p[1] for p in points],
-                y=[p[2] for p in points],
-                text=[p[0] for p in points],
-                mode="markers",
-                marker={"size": 10},
-                hovertemplate="%{text}<br>public %{x:.4f}<br>private %{y:.4f}<extra></extra>",
-            ),
+            points_trace(points, "public", "private"),
         ]
     )
     fig.update_layout(
@@ -214,8 +227,6 @@ def shakeup_scatter(metric_name: str, given: Sequence[tuple[str, float | None, f
 
 def shakeup_chart(board, spec) -> dict | None:
     """The public-vs-private scatter of a private board's rows (its best CHART_ROWS entries)."""
-    from leaderboard.boards.models import BoardRow
-
     rows = BoardRow.objects.ranked().filter(board=board).order_by("quality", "tail")
     points = [
         (f"{r['method_name']} ({r['team_name']})", r["public_value"], r["value"])

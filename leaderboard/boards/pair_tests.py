@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 
 import scoring
 from leaderboard.boards.models import Board, BoardRow, PairTest
@@ -21,6 +22,7 @@ from leaderboard.challenges.truth_cache import phase_split, phase_truth
 from leaderboard.submissions.models import Submission
 from scoring.significance import paired_bootstrap
 from scoring.splits import PUBLIC, restrict
+from scoring.validation import Truth
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,7 @@ class Aligner:
     def __init__(self, phase: Phase, spec: DirectionSpec) -> None:
         self.phase = phase
         self.spec = spec
-        self._truth = None
+        self._truth: Truth | None = None
         self._aligned: dict[str, object] = {}
 
     def __call__(self, submission: Submission):
@@ -55,10 +57,14 @@ class Aligner:
         return self._aligned[key]
 
 
-def cached_test(a_id, b_id, metric: str, n_resamples: int = BOOTSTRAP_RESAMPLES) -> PairTest | None:
+def _stored_tests(a_id, b_id, metric: str, n_resamples: int) -> QuerySet[PairTest]:
     return PairTest.objects.filter(
         submission_a_id=a_id, submission_b_id=b_id, metric=metric, n_resamples=n_resamples, seed=BOOTSTRAP_SEED
-    ).first()
+    )
+
+
+def cached_test(a_id, b_id, metric: str, n_resamples: int = BOOTSTRAP_RESAMPLES) -> PairTest | None:
+    return _stored_tests(a_id, b_id, metric, n_resamples).first()
 
 
 def pair_test(
@@ -98,7 +104,7 @@ def pair_test(
         with transaction.atomic():
             test.save()
     except IntegrityError:  # computed concurrently by another process: keep theirs
-        return cached_test(a.pk, b.pk, spec.metric, n_resamples)
+        return _stored_tests(a.pk, b.pk, spec.metric, n_resamples).get()
     return test
 
 

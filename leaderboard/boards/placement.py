@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 
 from leaderboard.boards.spec import DirectionSpec
 from scoring.ranking import Entry, IntervalMode, Ranked, rank
+from scoring.significance import ALPHA
 
 BEST = "best"
 LATEST = "latest"
@@ -356,8 +357,6 @@ def mark(spec: DirectionSpec, row: Standing, leader: Standing | None, p_value: f
     ranking function decides from the two entries (interval overlap over seeds,
     or the bootstrap verdict ``p_value >= ALPHA``).
     """
-    from scoring.significance import ALPHA
-
     if not is_ranked(row.quality):
         return False
     if leader is None or row.id == leader.id:

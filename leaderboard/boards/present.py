@@ -23,6 +23,7 @@ from leaderboard.boards.spec import (
     directions_for,
     is_verified,
 )
+from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import metric_text
 from leaderboard.kinds.registry import site_kind
 
@@ -105,12 +106,12 @@ def board_charts(
     With ``controls`` that filter, sort or add private rows, the charts plot the rows
     of that view in its order (the table's rows), not the board's best public rows.
     """
-    follow = follows_view(controls)
-    parts = (controls.cache_parts()[:-1], controls.private and tuple(team_ids or ())) if follow else ()
+    followed = controls if follows_view(controls) else None
+    parts = (followed.cache_parts()[:-1], followed.private and tuple(team_ids or ())) if followed is not None else ()
     key = cache.key("charts", board.pk, board.version, sibling.version if sibling else "", *parts)
 
     def build() -> list[dict]:
-        rows = view_chart_rows(board, spec, controls, team_ids or []) if follow else chart_rows(board)
+        rows = view_chart_rows(board, spec, followed, team_ids or []) if followed is not None else chart_rows(board)
         metric_name = spec.task.metric(spec.metric).name
         setting = f" ({spec.label.lower()})" if len(directions_for(spec.task)) > 1 else ""
         site = site_kind(spec.task)
@@ -166,8 +167,6 @@ DATASET_ROWS = 50
 
 def dataset_breakdown(tasks: list) -> dict:
     """Context of /datasets/<family>/<dataset>/: each split's best rows side by side (one query per split)."""
-    from leaderboard.challenges.models import Challenge, Phase
-
     slugs = [t.slug for t in tasks]
     phases = {p.task_slug: p for p in Phase.objects.standing().filter(task_slug__in=slugs)}
     boards = {

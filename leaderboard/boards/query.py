@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlencode
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Field, Q, QuerySet
 
 from leaderboard.accounts.models import Membership
 from leaderboard.boards.models import Board, BoardRow
@@ -71,7 +72,7 @@ class Controls:
 
     def params(self, **changes) -> list[tuple[str, str]]:
         """The query string pairs of this view, with ``changes`` applied (page resets unless given)."""
-        values = {
+        values: dict[str, Any] = {
             "direction": self.direction,
             "sort": self.sort_param(self.sort, self.reverse),
             "private": self.private,
@@ -219,6 +220,12 @@ ROW_COLUMNS = (
 )  # fmt: skip
 
 
+def _row_fields() -> list[Field]:
+    """The BoardRow fields of ROW_COLUMNS in order: each is a column of its own (``*_id`` by its attname)."""
+    by_attname = {f.attname: f for f in BoardRow._meta.concrete_fields}
+    return [by_attname[name] for name in ROW_COLUMNS]
+
+
 def _sort_key_sql(alias: str, sort: str, vendor: str) -> tuple[str, list]:
     """SQL of the quality key a view is sorted by: the board's ranking, or one column's key."""
     if not sort or sort in TEXT_SORTS:
@@ -244,7 +251,7 @@ def ranked_sql(
     """
     table = BoardRow._meta.db_table
     column_sort = bool(controls.sort) and controls.sort not in TEXT_SORTS
-    cols = ", ".join(f"r.{BoardRow._meta.get_field(name).column}" for name in ROW_COLUMNS)
+    cols = ", ".join(f"r.{row_field.column}" for row_field in _row_fields())
     sk_r, sk_params = _sort_key_sql("r", controls.sort, vendor)
     public_sort_rank = (
         f"CASE WHEN substr({sk_r}, 1, 1) = '1' THEN NULL ELSE DENSE_RANK() OVER (ORDER BY {sk_r}) END"
@@ -318,15 +325,14 @@ def _order_sql(controls: Controls) -> list[str]:
 def _converters(connection) -> list:
     """Per output column, Django's own converters of the model field (dates, UUIDs, JSON, booleans)."""
     out = []
-    for name in ROW_COLUMNS:
-        field = BoardRow._meta.get_field(name)
-        col = field.get_col(BoardRow._meta.db_table)
-        out.append((col, connection.ops.get_db_converters(col) + field.get_db_converters(connection)))
+    for row_field in _row_fields():
+        col = row_field.get_col(BoardRow._meta.db_table)
+        out.append((col, connection.ops.get_db_converters(col) + row_field.get_db_converters(connection)))
     return out
 
 
 def _rows_from(cursor, connection, chunk: int) -> Iterator[dict]:
-    names = [*(BoardRow._meta.get_field(n).attname for n in ROW_COLUMNS), "rank", "position", "sort_rank"]
+    names = [*(row_field.attname for row_field in _row_fields()), "rank", "position", "sort_rank"]
     converters = _converters(connection)
     n = len(ROW_COLUMNS)
     while True:

@@ -43,6 +43,7 @@ from leaderboard.boards.placement import (
     representatives,
     tail_key,
 )
+from leaderboard.boards.present import warm
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
 from leaderboard.challenges.models import Phase, Registration
 from leaderboard.submissions.models import Result, Submission
@@ -56,8 +57,8 @@ def _ranking_keys(specs: list[DirectionSpec]) -> set[str]:
     for spec in specs:
         keys.add(spec.metric)
         keys |= {key for key, _ in spec.tiebreak}
-        if spec.spread_key(spec.metric):
-            keys.add(spec.spread_key(spec.metric))
+        if spread := spec.spread_key(spec.metric):
+            keys.add(spread)
     return keys
 
 
@@ -186,8 +187,13 @@ def _leader_p_values(spec: DirectionSpec, leader: BoardRow | None, submission_id
 def _apply_mark(spec: DirectionSpec, row: BoardRow, leader: BoardRow | None, p_values: dict[str, float]) -> bool:
     """Set the row's p-value and mark against ``leader``; True if either changed."""
     sid = str(row.submission_id)
-    tested = spec.significance == Board.Significance.BOOTSTRAP and leader is not None and is_ranked(row.quality)
-    p_value = p_values.get(sid) if tested and sid != str(leader.submission_id) else None
+    tested = (
+        spec.significance == Board.Significance.BOOTSTRAP
+        and leader is not None
+        and is_ranked(row.quality)
+        and sid != str(leader.submission_id)
+    )
+    p_value = p_values.get(sid) if tested else None
     tied = mark(spec, _standing(row), _standing(leader) if leader is not None else None, p_value)
     changed = (row.p_value, row.tied_with_leader) != (p_value, tied)
     row.p_value, row.tied_with_leader = p_value, tied
@@ -219,7 +225,7 @@ def _board_for(phase: Phase, spec: DirectionSpec, part: str = Board.Part.PUBLIC)
     return board
 
 
-def _public_activity(phase: Phase) -> tuple[int, object]:
+def _public_activity(phase: Phase) -> tuple[int, datetime | None]:
     found = (
         Submission.objects.on_boards()
         .filter(phase=phase, is_public=True)
@@ -354,7 +360,10 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
             rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
             others = _leader_row(board, exclude=in_group)
             leader = _first([*rows, *([others] if others else [])])
-            moved = (old is None) != (leader is None) or (old is not None and (_standing(old) != _standing(leader)))
+            if old is None or leader is None:
+                moved = (old is None) != (leader is None)
+            else:
+                moved = _standing(old) != _standing(leader)
             gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
             BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
             p_values = _leader_p_values(spec, leader, None if moved else [r.submission_id for r in rows])
@@ -524,8 +533,6 @@ def build_private_boards(phase: Phase) -> list[Board]:
 
 def _warm(boards: list[Board]) -> None:
     """Pre-build the default view of each board so the first visitor after a score gets a cached page."""
-    from leaderboard.boards.present import warm
-
     for board in boards:
         try:
             warm(board)

@@ -21,7 +21,14 @@ from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
-from leaderboard.boards.present import board_charts, follows_view, has_breakdowns, page_rows, sibling_task
+from leaderboard.boards.present import (
+    board_charts,
+    dataset_breakdown,
+    follows_view,
+    has_breakdowns,
+    page_rows,
+    sibling_task,
+)
 from leaderboard.boards.query import Controls, parse_controls, team_ids_for
 from leaderboard.boards.spec import (
     DirectionSpec,
@@ -34,9 +41,10 @@ from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
 from leaderboard.kinds.registry import shown_sections, site_kind
+from scoring.definitions import Task
 
 
-def _task_or_404(slug: str):
+def _task_or_404(slug: str) -> Task:
     try:
         return scoring.get_task(slug)
     except KeyError:
@@ -197,7 +205,7 @@ def _sort_label(spec: DirectionSpec, sort: str) -> str:
 class BoardTarget:
     """Which board a page or export shows, and the links of its page: a standing task's or an organized phase's."""
 
-    task: object
+    task: Task
     phase: Phase
     board: Board | None
     spec: DirectionSpec
@@ -295,7 +303,8 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
             spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
             controls.page == n_pages,
         )  # fmt: skip
-    organized = target.challenge is not None
+    challenge = target.challenge
+    organized = challenge is not None
     sibling = None if organized else _sibling_board(task)
     charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
     if target.is_private and board is not None:
@@ -317,16 +326,16 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         "board_url": target.board_url,
         "csv_url": target.csv_url,
         "json_url": target.json_url,
-        "private_board_url": reverse("boards:phase_private", args=[target.challenge.slug, phase.slug])
-        if organized and phase.is_revealed and phase.split_spec is not None
+        "private_board_url": reverse("boards:phase_private", args=[challenge.slug, phase.slug])
+        if challenge is not None and phase.is_revealed and phase.split_spec is not None
         else "",
-        "public_board_url": reverse("boards:phase", args=[target.challenge.slug, phase.slug]) if organized else "",
+        "public_board_url": reverse("boards:phase", args=[challenge.slug, phase.slug]) if challenge is not None else "",
         # An organized phase is entered from its challenge's page (registration, terms, the phase's own form).
-        "submit_url": target.challenge.get_absolute_url()
-        if organized
+        "submit_url": challenge.get_absolute_url()
+        if challenge is not None
         else reverse("submissions:submit", args=[task.slug]),
-        "my_url": reverse("submissions:my", args=[target.challenge.slug, phase.slug])
-        if organized and request.user.is_authenticated
+        "my_url": reverse("submissions:my", args=[challenge.slug, phase.slug])
+        if challenge is not None and request.user.is_authenticated
         else "",
         "board": board,
         "spec": spec,
@@ -454,8 +463,6 @@ def dataset(request: HttpRequest, family: str, dataset: str) -> HttpResponse:
         raise Http404("No such dataset.")
     if len(tasks) == 1:
         return redirect("boards:task", tasks[0].slug)
-    from leaderboard.boards.present import dataset_breakdown
-
     return render(request, "boards/dataset.html", dataset_breakdown(tasks))
 
 

@@ -19,8 +19,7 @@ class TruthVersionInline(admin.TabularInline):
     model = TruthVersion
     extra = 0
     can_delete = False
-    fields = ["created_at", "sha256", "n_rows", "source", "uploaded_by"]
-    readonly_fields = fields
+    fields = readonly_fields = ("created_at", "sha256", "n_rows", "source", "uploaded_by")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

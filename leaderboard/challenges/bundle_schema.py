@@ -252,7 +252,9 @@ def parse_definition(data) -> ChallengeDefinition:
         phase = _parse_phase(check, f"phases[{i}]", item)
         if phase is not None:
             definition.phases.append(phase)
-    _check_order(check, definition.phases)
+    if len(definition.phases) == len(phases):
+        # The order is checked once every phase parsed: with one left out, its neighbours would be misnamed.
+        _check_order(check, definition.phases)
     if check.problems:
         raise BundleError(check.problems)
     return definition
@@ -265,47 +267,59 @@ def _parse_phase(check: _Checker, path: str, item) -> PhaseDefinition | None:
     task = check.text(f"{path}.task", raw.get("task"), required=True)
     if task and task not in scoring.TASKS:
         check.add(f"{path}.task", f'"{task}" is not a task; valid tasks: {", ".join(scoring.TASKS)}')
-    phase = PhaseDefinition(
-        slug=check.text(f"{path}.slug", raw.get("slug"), required=True, slug=True, limit=100),
-        title=check.text(f"{path}.title", raw.get("title"), required=True, limit=200),
-        task=task,
-        starts_at=check.moment(f"{path}.starts_at", raw.get("starts_at"), required="starts_at" in raw),
-        ends_at=check.moment(f"{path}.ends_at", raw.get("ends_at"), required=False),
-        daily_limit=check.integer(f"{path}.daily_limit", raw.get("daily_limit"), 5, minimum=1),
-        total_limit=check.integer(f"{path}.total_limit", raw.get("total_limit"), 100, minimum=1),
-        concurrent_limit=check.integer(f"{path}.concurrent_limit", raw.get("concurrent_limit"), None, minimum=1),
-        board=check.choice(f"{path}.board", raw.get("board"), Phase.BoardMode.values, Phase.BoardMode.BEST),
-        public_board=check.choice(
-            f"{path}.public_board", raw.get("public_board"), Phase.PublicBoard.values, Phase.PublicBoard.LIVE
-        ),
-        truth=check.text(f"{path}.truth", raw.get("truth")),
+    slug = check.text(f"{path}.slug", raw.get("slug"), required=True, slug=True, limit=100)
+    title = check.text(f"{path}.title", raw.get("title"), required=True, limit=200)
+    starts_at = check.moment(f"{path}.starts_at", raw.get("starts_at"), required="starts_at" in raw)
+    ends_at = check.moment(f"{path}.ends_at", raw.get("ends_at"), required=False)
+    daily_limit = check.integer(f"{path}.daily_limit", raw.get("daily_limit"), 5, minimum=1)
+    total_limit = check.integer(f"{path}.total_limit", raw.get("total_limit"), 100, minimum=1)
+    concurrent_limit = check.integer(f"{path}.concurrent_limit", raw.get("concurrent_limit"), None, minimum=1)
+    board = check.choice(f"{path}.board", raw.get("board"), Phase.BoardMode.values, Phase.BoardMode.BEST)
+    public_board = check.choice(
+        f"{path}.public_board", raw.get("public_board"), Phase.PublicBoard.values, Phase.PublicBoard.LIVE
     )
+    truth = check.text(f"{path}.truth", raw.get("truth"))
+    final_selection_allowed, final_selection_count = False, 2
     final = raw.get("final_selection")
     if final is not None:
         final = check.mapping(f"{path}.final_selection", final, {"allowed": "required", "count": ""})
         if final is not None:
-            phase.final_selection_allowed = check.boolean(
-                f"{path}.final_selection.allowed", final.get("allowed"), False
-            )
-            phase.final_selection_count = check.integer(
-                f"{path}.final_selection.count", final.get("count"), 2, minimum=1
-            )
+            final_selection_allowed = check.boolean(f"{path}.final_selection.allowed", final.get("allowed"), False)
+            final_selection_count = check.integer(f"{path}.final_selection.count", final.get("count"), 2, minimum=1)
+    ladder_threshold: float | None = None
     threshold = raw.get("ladder_threshold")
     if threshold is not None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0:
             check.add(f"{path}.ladder_threshold", f"{_describe(threshold)} is not a number >= 0")
         else:
-            phase.ladder_threshold = float(threshold)
+            ladder_threshold = float(threshold)
+    split: dict | None = None
     if raw.get("split") is not None:
         try:
-            phase.split = scoring.SplitSpec.from_dict(raw["split"]).to_dict()
+            split = scoring.SplitSpec.from_dict(raw["split"]).to_dict()
         except scoring.ScoringError as error:
             check.add(f"{path}.split", str(error))
-    if phase.starts_at and phase.ends_at and phase.ends_at <= phase.starts_at:
-        check.add(
-            f"{path}.ends_at", f"{phase.ends_at.isoformat()} is not after starts_at ({phase.starts_at.isoformat()})"
-        )
-    return phase
+    if starts_at and ends_at and ends_at <= starts_at:
+        check.add(f"{path}.ends_at", f"{ends_at.isoformat()} is not after starts_at ({starts_at.isoformat()})")
+    if starts_at is None:  # its problem is recorded; the definition will be refused
+        return None
+    return PhaseDefinition(
+        slug=slug,
+        title=title,
+        task=task,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        daily_limit=daily_limit,
+        total_limit=total_limit,
+        concurrent_limit=concurrent_limit,
+        board=board,
+        final_selection_allowed=final_selection_allowed,
+        final_selection_count=final_selection_count,
+        public_board=public_board,
+        ladder_threshold=ladder_threshold,
+        split=split,
+        truth=truth,
+    )
 
 
 def _check_order(check: _Checker, phases: list[PhaseDefinition]) -> None:
@@ -317,8 +331,6 @@ def _check_order(check: _Checker, phases: list[PhaseDefinition]) -> None:
         seen.setdefault(phase.slug, i)
     for i in range(1, len(phases)):
         before, after = phases[i - 1], phases[i]
-        if before.starts_at is None or after.starts_at is None:
-            continue
         if before.ends_at is None:
             check.add(f"phases[{i - 1}].ends_at", "is required: only the last phase may be open-ended")
         elif after.starts_at < before.ends_at:

@@ -280,7 +280,7 @@ def definition_of(challenge: Challenge) -> dict:
 
 
 def _truth_entry(phase: Phase) -> str:
-    name = phase.truth_file.name
+    name = phase.truth_file.name or ""
     suffix = ".csv.gz" if name.endswith(".gz") else (".tsv" if name.endswith(".tsv") else ".csv")
     return f"truth/{phase.slug}{suffix}"
 

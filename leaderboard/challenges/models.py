@@ -16,6 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+import scoring
 from leaderboard.storage import private_storage
 
 if TYPE_CHECKING:
@@ -220,7 +221,6 @@ class Phase(models.Model):
 
     @property
     def task(self) -> Task:
-        import scoring
 
         return scoring.get_task(self.task_slug)
 
@@ -265,12 +265,9 @@ class Phase(models.Model):
         """The phase's ``scoring.SplitSpec``, or None when every row is public (standing phases)."""
         if not self.split:
             return None
-        import scoring
-
         return scoring.SplitSpec.from_dict(self.split)
 
     def clean(self) -> None:
-        import scoring
 
         errors = {}
         if self.task_slug not in scoring.TASKS:

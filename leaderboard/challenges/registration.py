@@ -20,17 +20,12 @@ message is shown as is. Decisions:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from leaderboard.accounts.models import Membership, Team
-from leaderboard.challenges.models import Challenge, Registration
-
-if TYPE_CHECKING:
-    from leaderboard.accounts.models import User
-    from leaderboard.challenges.models import Phase
+from leaderboard.accounts.models import Membership, Team, User
+from leaderboard.challenges.models import Challenge, Phase, Registration
 
 # Registrations that hold a person: they block the same person in another team of the challenge.
 HOLDING = (Registration.Status.PENDING, Registration.Status.APPROVED, Registration.Status.DISQUALIFIED)
@@ -54,9 +49,9 @@ def registration_of_team(challenge: Challenge, team: Team) -> Registration | Non
     return Registration.objects.filter(challenge=challenge, team=team).first()
 
 
-def registration_of_user(challenge: Challenge, user: User) -> Registration | None:
+def registration_of_user(challenge: Challenge, user: User | AnonymousUser) -> Registration | None:
     """The registration of one of ``user``'s teams for the challenge (a holding one first), or None."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     rows = list(
         Registration.objects.filter(challenge=challenge, team__memberships__user=user).select_related("team", "user")

@@ -7,10 +7,11 @@ from typing import cast
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from leaderboard.accounts.authenticated import AuthenticatedRequest
 from leaderboard.accounts.models import Team, User
 from leaderboard.challenges import registration as service
 from leaderboard.challenges.access import get_challenge_for
@@ -53,10 +54,10 @@ def _context(challenge: Challenge, user: User, form: RegistrationForm | None, re
 
 
 @login_required
-def register(request: HttpRequest, slug: str) -> HttpResponse:
+def register(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     access = get_challenge_for(request.user, slug)
     challenge = access.challenge
-    user = cast(User, request.user)
+    user = request.user
     registration = service.registration_of_user(challenge, user)
     # A rejected registration holds nobody (registration.HOLDING): its members may try with another team.
     if registration is not None and registration.status != Registration.Status.REJECTED:
@@ -85,9 +86,9 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+def withdraw(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     access = get_challenge_for(request.user, slug)
-    user = cast(User, request.user)
+    user = request.user
     registration = service.registration_of_user(access.challenge, user)
     if registration is None:
         messages.info(request, "None of your teams is registered for this challenge.")

@@ -30,6 +30,8 @@ class Depiction:
 
 def draw_here(smiles: str) -> Depiction:
     """An SVG drawing of ``smiles``, or the reason there is none, drawn in this process (no time limit)."""
+    # RDKit is heavy (about a second to import): only the drawing child loads it, not every process
+    # that imports this module.
     from rdkit import Chem, RDLogger
     from rdkit.Chem.Draw import rdMolDraw2D
 

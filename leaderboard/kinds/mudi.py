@@ -26,12 +26,12 @@ import pandas as pd
 from django.apps import apps
 from django.conf import settings
 
-from leaderboard.boards.charts import label
+from leaderboard.boards.charts import label, plotted_points, points_trace
 from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.formatting import metric_text
 from leaderboard.kinds.registry import Baseline, BoardView, DemoTruth, Section, SiteKind, register
-from leaderboard.submissions.charts import chart, confusion, figure, per_class_bars, trace
+from leaderboard.submissions.charts import chart, confusion, figure, per_class_bars
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
 from scoring.keys import DRUG_BUCKETS, MUDI_SETTINGS, mudi_bucket_key
@@ -103,24 +103,10 @@ def bucket_keys(task: Task, setting: str) -> tuple[str, ...]:
 def direction_scatter(spec: Any, rows: list[dict]) -> dict | None:
     """Direction-aware vs direction-agnostic macro F1, one point per method."""
     aware, agnostic = (result_keys.mudi_key(setting, "macro", "f1") for setting in MUDI_SETTINGS)
-    points = [
-        (label(r), r["metrics"].get(aware), r["metrics"].get(agnostic))
-        for r in rows
-        if r["metrics"].get(aware) is not None and r["metrics"].get(agnostic) is not None
-    ]
+    points = plotted_points((label(r), r["metrics"].get(aware), r["metrics"].get(agnostic)) for r in rows)
     if not points:
         return None
-    fig = figure(
-        trace(
-            "scatter",
-            x=[p[1] for p in points],
-            y=[p[2] for p in points],
-            text=[p[0] for p in points],
-            mode="markers",
-            marker={"size": 10},
-            hovertemplate="%{text}<br>aware %{x:.4f}<br>agnostic %{y:.4f}<extra></extra>",
-        )
-    )
+    fig = figure(points_trace(points, "aware", "agnostic"))
     fig.update_layout(
         xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
         yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},

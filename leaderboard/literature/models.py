@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from leaderboard.challenges.models import Phase
 from scoring import literature
 
 
@@ -93,8 +94,6 @@ def sync_phases(task_slugs: set[str] | None = None) -> None:
     Standing phases only: a paper's numbers were computed on the benchmark's published test set,
     and an organized challenge scores its own hidden test rows, so they are not comparable there.
     """
-    from leaderboard.challenges.models import Phase
-
     phases = Phase.objects.all() if task_slugs is None else Phase.objects.filter(task_slug__in=task_slugs)
     with_rows = set(PublishedResult.objects.values_list("task_slug", flat=True).distinct())
     phases.standing().filter(task_slug__in=with_rows).update(has_published_results=True)

@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from leaderboard.celery import register_periodic_task
 
 
 class OpsConfig(AppConfig):
@@ -8,9 +11,5 @@ class OpsConfig(AppConfig):
     label = "ops"
 
     def ready(self) -> None:
-        from django.conf import settings
-
-        from leaderboard.celery import register_periodic_task
-
         # Beat sends this once a minute; /healthz reports when a worker last ran it.
         register_periodic_task("ops.heartbeat", "ops.heartbeat", every_seconds=settings.OPS_HEARTBEAT_SECONDS)

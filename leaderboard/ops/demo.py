@@ -7,6 +7,9 @@ import os
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from leaderboard.accounts.models import User
+from leaderboard.accounts.services import create_user
+
 DEMO_USERNAME = "demo"
 DEMO_EMAIL = "demo@example.org"
 # A fixed, printed password is fine for a local demo; ensure_demo_user refuses to run with DEBUG off.
@@ -23,9 +26,6 @@ def ensure_demo_user() -> tuple[str, str, bool]:
 
     Refuses with DEBUG off: a known password must never exist on a public deployment.
     """
-    from leaderboard.accounts.models import User
-    from leaderboard.accounts.services import create_user
-
     if not settings.DEBUG:
         raise ImproperlyConfigured("Refusing to create the demo user with DEBUG off.")
     password = demo_password()
@@ -43,6 +43,4 @@ def ensure_demo_user() -> tuple[str, str, bool]:
 
 def demo_login_exists() -> bool:
     """Whether the demo user is there (runall prints its login only then)."""
-    from leaderboard.accounts.models import User
-
     return User.objects.filter(username=DEMO_USERNAME).exists()

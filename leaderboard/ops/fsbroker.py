@@ -40,7 +40,9 @@ class Channel(filesystem.Channel):
         folder = self.transport_options.get("unreadable_folder")
         return Path(folder) if folder else Path(self.data_folder_in).parent / UNREADABLE_FOLDER
 
-    def _put(self, queue, payload, **kwargs) -> None:
+    # The same signature as kombu's filesystem.Channel._put, which kombu's own annotations already
+    # find incompatible with AbstractChannel._put (payload there is called message).
+    def _put(self, queue, payload, **kwargs) -> None:  # type: ignore[override]
         """Write the message under a name the consumer ignores, then rename it into the queue."""
         name = f"{int(round(time.monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)

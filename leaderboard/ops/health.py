@@ -17,10 +17,15 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlparse
 
+import redis
 from django.conf import settings
 from django.core.files.base import ContentFile
+from django.core.files.storage import storages
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from kombu import Connection
+
+from leaderboard.ops.models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
 
@@ -40,8 +45,6 @@ BROKER_PROBE_BYTES = 4096
 
 def check_database() -> str | None:
     """Run ``SELECT 1``, then commit a write of the probe heartbeat row."""
-    from leaderboard.ops.models import WorkerHeartbeat
-
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -62,8 +65,6 @@ def check_database() -> str | None:
 
 def check_storages() -> dict[str, str]:
     """Save and delete a small file in each writable storage; ``{alias: error class}`` for those that fail."""
-    from django.core.files.storage import storages
-
     errors = {}
     for alias in WRITABLE_STORAGES:
         if alias not in settings.STORAGES:
@@ -96,8 +97,6 @@ def check_broker() -> str | None:
         if transport == "filesystem":
             _check_filesystem_broker(settings.CELERY_BROKER_TRANSPORT_OPTIONS)
         elif transport in {"redis", "rediss"}:
-            import redis
-
             client = redis.Redis.from_url(
                 url, socket_connect_timeout=BROKER_TIMEOUT_SECONDS, socket_timeout=BROKER_TIMEOUT_SECONDS
             )
@@ -108,8 +107,6 @@ def check_broker() -> str | None:
             finally:
                 client.close()
         else:
-            from kombu import Connection
-
             with Connection(url, connect_timeout=BROKER_TIMEOUT_SECONDS) as conn:
                 conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
     except Exception as exc:  # any failure means "not reachable"; the probe must still answer
@@ -144,8 +141,6 @@ def _check_filesystem_broker(options: dict) -> None:
 
 def last_worker_heartbeat() -> datetime | None:
     """When any worker last ran the heartbeat task, or None (never, or the table is unreachable)."""
-    from leaderboard.ops.models import WorkerHeartbeat
-
     try:
         rows = WorkerHeartbeat.objects.exclude(hostname=PROBE_HOSTNAME).order_by("-last_seen")
         row = rows.values_list("last_seen", flat=True).first()

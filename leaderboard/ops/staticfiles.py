@@ -16,7 +16,7 @@ from pathlib import Path
 import plotly
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.finders import BaseFinder
-from django.core.checks import Error
+from django.core.checks import CheckMessage, Error
 from django.core.files.storage import FileSystemStorage
 from whitenoise.base import WhiteNoise
 from whitenoise.middleware import WhiteNoiseMiddleware
@@ -27,26 +27,30 @@ PREFIX = "vendor/plotly"
 PLOTLY_STATIC_PATH = f"{PREFIX}/{PLOTLY_FILE}"
 
 
+class _PlotlyStorage(FileSystemStorage):
+    # collectstatic and whitenoise both put a storage's ``prefix`` in front of its paths.
+    prefix = PREFIX
+
+
 class PlotlyFinder(BaseFinder):
     """A staticfiles finder for the single file ``vendor/plotly/plotly.min.js``."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.storage = FileSystemStorage(location=str(PLOTLY_DIR))
-        # collectstatic and whitenoise both put a storage's ``prefix`` in front of its paths.
-        self.storage.prefix = PREFIX
+        self.storage = _PlotlyStorage(location=str(PLOTLY_DIR))
 
-    def check(self, **kwargs) -> list[Error]:
+    def check(self, **kwargs) -> list[CheckMessage]:
         if not (PLOTLY_DIR / PLOTLY_FILE).is_file():
             return [Error(f"{PLOTLY_DIR / PLOTLY_FILE} is missing: reinstall the plotly package.", id="ops.E001")]
         return []
 
-    def find(self, path: str, find_all: bool = False, **kwargs) -> str | list[str]:
+    # django-stubs says a miss is None unless find_all, but finders.find() would then collect None
+    # as a match: a miss is [] either way, as Django's own finders answer.
+    def find(self, path: str, find_all: bool = False, **kwargs) -> str | list[str]:  # type: ignore[override]
         find_all = find_all or kwargs.get("all", False)  # Django < 6 callers may still pass all=
         if path == PLOTLY_STATIC_PATH and (PLOTLY_DIR / PLOTLY_FILE).is_file():
             match = str(PLOTLY_DIR / PLOTLY_FILE)
             return [match] if find_all else match
-        # "Not found" is an empty list either way, as Django's own finders answer.
         return []
 
     def list(self, ignore_patterns) -> Iterator[tuple[str, FileSystemStorage]]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from leaderboard.challenges.models import Challenge
+from leaderboard.challenges.models import HOST_PERMISSION, Challenge
 
 
 def get_managed_challenge(user, slug: str) -> Challenge:
@@ -22,8 +23,6 @@ def get_managed_challenge(user, slug: str) -> Challenge:
 
 def can_host(user) -> bool:
     """Whether ``user`` may create challenges: the permission staff grant in the admin (staff may always)."""
-    from leaderboard.challenges.models import HOST_PERMISSION
-
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(user.is_staff) or user.has_perm(HOST_PERMISSION)
@@ -39,7 +38,5 @@ HOST_REFUSAL = (
 
 def require_host(user) -> None:
     """PermissionDenied (the site's 403 page, saying how to get the permission) unless ``user`` may host."""
-    from django.core.exceptions import PermissionDenied
-
     if not can_host(user):
         raise PermissionDenied(HOST_REFUSAL)

@@ -25,7 +25,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from leaderboard.challenges import audit
-from leaderboard.challenges.models import Announcement, Challenge, Phase, Registration
+from leaderboard.challenges.models import Announcement, AuditEntry, Challenge, Phase, Registration
 from leaderboard.links import absolute_reverse
 from leaderboard.organize.access import get_managed_challenge
 from leaderboard.submissions import edits
@@ -190,8 +190,6 @@ def moderate_submission(
 
 def submission_history(submission: Submission):
     """The audit entries of the moderation actions on one submission, newest first."""
-    from leaderboard.challenges.models import AuditEntry
-
     return (
         AuditEntry.objects.filter(challenge_id=submission.phase.challenge_id, details__submission=str(submission.pk))
         .select_related("actor")

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from leaderboard.celery import register_periodic_task
+
 # How often Celery beat runs the sweep (see docs/submissions.md).
 SWEEP_EVERY_SECONDS = 60
 
@@ -9,6 +11,4 @@ class SubmissionsConfig(AppConfig):
     label = "submissions"
 
     def ready(self) -> None:
-        from leaderboard.celery import register_periodic_task
-
         register_periodic_task("sweep-submissions", "submissions.sweep", SWEEP_EVERY_SECONDS)

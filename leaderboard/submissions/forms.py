@@ -15,6 +15,7 @@ from leaderboard.accounts.models import Team
 from leaderboard.challenges.truth_cache import phase_truth
 from leaderboard.submissions import quotas, staging
 from leaderboard.submissions.intake import Metadata
+from leaderboard.submissions.models import Submission
 from leaderboard.submissions.runs import scoring_limits
 from scoring import submission_fields
 from scoring.submission_fields import SubmissionField
@@ -104,8 +105,6 @@ def megabytes(n: int) -> str:
 
 def previous_answers(user, phase) -> dict:
     """Initial values from the user's latest submission to this phase: the obvious defaults of a resubmission."""
-    from leaderboard.submissions.models import Submission
-
     remembered = [f for f in submission_fields.FIELDS if f.remembered]
     last = (
         Submission.objects.filter(phase=phase, user=user, is_baseline=False)

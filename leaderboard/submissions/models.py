@@ -18,6 +18,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
+from leaderboard.challenges.models import Registration
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
 from scoring import submission_fields
@@ -60,8 +61,6 @@ class SubmissionQuerySet(models.QuerySet):
     def on_boards(self) -> SubmissionQuerySet:
         """Scored submissions a board may rank: not hidden by a moderator, and not of a team
         disqualified from the challenge (``challenges.Registration``). The boards' one filter."""
-        from leaderboard.challenges.models import Registration
-
         disqualified = Registration.objects.filter(
             challenge_id=OuterRef("phase__challenge_id"),
             team_id=OuterRef("team_id"),
@@ -297,7 +296,7 @@ class Result(models.Model):
 class PhaseEntry(models.Model):
     """The one team a user submits through on a phase: the first one they used.
 
-    Without it, every new team was a fresh quota (issue 14). Changing a user's
+    Without it, every new team would be a fresh quota. Changing a user's
     team on a phase is an organizer's decision: edit or delete the row in the admin.
     """
 

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leaderboard.accounts.models import Team
+from leaderboard.accounts.verification import NOT_VERIFIED_MESSAGE
 from leaderboard.challenges.models import Phase
 from leaderboard.challenges.registration import registration_of_user, submission_refusal
 from leaderboard.submissions.models import PhaseEntry, Submission
@@ -83,7 +84,6 @@ class QuotaExceeded(SubmissionRefused):
 
 class EmailNotVerified(SubmissionRefused):
     def __init__(self) -> None:
-        from leaderboard.accounts.verification import NOT_VERIFIED_MESSAGE
 
         super().__init__(NOT_VERIFIED_MESSAGE)
 

@@ -25,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
 from leaderboard.middleware import client_ip
+from leaderboard.submissions.forms import megabytes
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,6 @@ class CappedUploadHandler(FileUploadHandler):
     def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes:
         self.received += len(raw_data)
         if self.declared_too_large or self.received > settings.SUBMISSION_MAX_BYTES:
-            from leaderboard.submissions.forms import megabytes
-
             limit = settings.SUBMISSION_MAX_BYTES
             self.request.upload_refused = (  # type: ignore[union-attr]  # the handler always has its request
                 f"The file was stopped at {megabytes(self.received)}: the limit is {megabytes(limit)}. "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 import scoring
+from leaderboard.accounts.authenticated import AuthenticatedRequest
 from leaderboard.accounts.models import Team
 from leaderboard.challenges.access import ChallengeAccess, get_challenge_for, inputs_offered
 from leaderboard.challenges.models import Phase
@@ -31,9 +31,6 @@ from leaderboard.submissions.models import Submission
 from leaderboard.submissions.summary import headline_metrics, method_facts, revealed_parts, status_payload, truth_size
 from leaderboard.submissions.uploads import upload_refused
 
-if TYPE_CHECKING:
-    from leaderboard.accounts.models import User
-
 
 def _phase_or_404(slug: str) -> Phase:
     if slug not in scoring.TASKS:
@@ -45,7 +42,7 @@ def _phase_or_404(slug: str) -> Phase:
 
 
 @login_required
-def submit(request: HttpRequest, slug: str) -> HttpResponse:
+def submit(request: AuthenticatedRequest, slug: str) -> HttpResponse:
     """Submit to a standing task's phase (``/tasks/<slug>/submit/``)."""
     return _submit(request, _phase_or_404(slug))
 
@@ -62,10 +59,10 @@ def _organized_phase_or_404(user, slug: str, phase_slug: str) -> tuple[Phase, Ch
 
 
 @login_required
-def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def phase_submit(request: AuthenticatedRequest, slug: str, phase_slug: str) -> HttpResponse:
     """Submit to a phase of an organized challenge: only the team with an approved registration submits."""
     phase, challenge_access = _organized_phase_or_404(request.user, slug, phase_slug)
-    user = cast("User", request.user)  # @login_required
+    user = request.user
     if challenge_access.is_organizer:  # baselines: organizers submit as any of their teams, unregistered
         return _submit(request, phase)
     registration = registration_of_user(phase.challenge, user)
@@ -77,7 +74,12 @@ def phase_submit(request: HttpRequest, slug: str, phase_slug: str) -> HttpRespon
 
 
 def _submit(
-    request: HttpRequest, phase: Phase, *, teams=None, registration=None, registration_refusal: str | None = None
+    request: AuthenticatedRequest,
+    phase: Phase,
+    *,
+    teams=None,
+    registration=None,
+    registration_refusal: str | None = None,
 ) -> HttpResponse:
     """The submit page of any phase; the form, the checks and the services are the same for all."""
     window = quotas.window_refusal(phase)
@@ -96,7 +98,7 @@ def _submit(
             submission = intake.create_submission(
                 phase=phase,
                 team=form.cleaned_data["team"],
-                user=cast("User", request.user),  # @login_required
+                user=request.user,
                 upload=form.cleaned_data["file"],
                 metadata=form.metadata(),
             )
@@ -283,7 +285,7 @@ def final(request: HttpRequest, submission_id) -> HttpResponse:
 
 
 @login_required
-def my_submissions(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponse:
+def my_submissions(request: AuthenticatedRequest, slug: str, phase_slug: str) -> HttpResponse:
     """The user's teams' submissions on one phase of an organized challenge, with the final-selection toggles."""
     challenge_access = get_challenge_for(request.user, slug)
     phase = next((p for p in challenge_access.challenge.phases.all() if p.slug == phase_slug), None)
@@ -291,7 +293,7 @@ def my_submissions(request: HttpRequest, slug: str, phase_slug: str) -> HttpResp
         raise Http404("No such phase.")
     phase.challenge = challenge_access.challenge
     subs = list(
-        Submission.objects.filter(phase=phase, team__memberships__user=cast("User", request.user))
+        Submission.objects.filter(phase=phase, team__memberships__user=request.user)
         .select_related("team")
         .distinct()
         .order_by("-created_at")

@@ -160,13 +160,11 @@ def confusion_labels() -> tuple[list[str], list[str]]:
     return [*CLASS_NAMES, NOT_IN_GOLD], predicted
 
 
-def compute(aligned: MudiAligned) -> MetricsResult:
-    """Score a MUDI submission: every ``{setting}/{scope}/{stat}`` key plus a report."""
-    return result_from_counts(aligned, pair_counts(aligned))
-
-
 def result_from_counts(aligned: MudiAligned, counts: MudiCounts) -> MetricsResult:
-    """``compute`` from counts already made by ``pair_counts`` (the kind reuses them per drug)."""
+    """Every ``{setting}/{scope}/{stat}`` key plus a report, from counts made by ``pair_counts``.
+
+    The kind's ``compute`` (``scoring.kinds.mudi``) calls ``pair_counts`` once and reuses the counts per drug.
+    """
     scores = scores_from_counts(counts.totals())
     metrics: dict[str, float] = {}
     for key, value in scores.items():

@@ -24,7 +24,7 @@ import numpy as np
 
 from scoring.aligned import MudiAligned
 from scoring.keys import DRUG_BUCKETS, MUDI_SETTINGS, mudi_bucket_key, mudi_key
-from scoring.metrics.mudi import CLASS_KEYS, MudiCounts, scores_from_counts
+from scoring.metrics.mudi import CLASS_KEYS, CLASS_NAMES, MudiCounts, scores_from_counts
 
 # The submission page lists this many drugs with the most errors.
 TOP_ERRORS = 10
@@ -149,8 +149,6 @@ def test_pairs_by_class(
     A pair given a class in either orientation counts once for that class;
     ``total`` counts the drug's distinct pairs whatever their classes.
     """
-    from scoring.metrics.mudi import CLASS_NAMES
-
     a, b = np.asarray(gold_a, dtype=np.int64), np.asarray(gold_b, dtype=np.int64)
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     n = max(len(names), int(hi.max()) + 1 if hi.size else 0)

@@ -1,4 +1,4 @@
-"""Issue 14, item 9: a username or team name that looks like an existing one (Cyrillic а, accents, ...) is refused."""
+"""A username or team name that looks like an existing one (Cyrillic а, accents, ...) is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Model family, training hardware and code commit through the API's submission create (issue 13, item 8)."""
+"""Model family, training hardware and code commit through the API's submission create."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The MUDI board's "F1 by drug frequency" table (issue 13, item 6): stored values, buckets stated."""
+"""The MUDI board's "F1 by drug frequency" table: stored values, buckets stated."""
 
 from __future__ import annotations
 

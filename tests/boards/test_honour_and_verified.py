@@ -1,4 +1,4 @@
-"""The honour-system statement, the verified badge and filter, and the code-URL board setting (issue 13, item 1)."""
+"""The honour-system statement, the verified badge and filter, and the code-URL board setting."""
 
 from __future__ import annotations
 

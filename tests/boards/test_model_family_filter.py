@@ -1,4 +1,4 @@
-"""The board's model-family filter and the method metadata in the CSV and JSON exports (issue 13, item 8)."""
+"""The board's model-family filter and the method metadata in the CSV and JSON exports."""
 
 from __future__ import annotations
 

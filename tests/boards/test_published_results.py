@@ -1,4 +1,4 @@
-"""Published results beside the boards: load_literature, unranked rows, the control, the exports (issue 13, item 3)."""
+"""Published results beside the boards: load_literature, unranked rows, the control, the exports."""
 
 from __future__ import annotations
 

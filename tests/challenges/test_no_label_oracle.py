@@ -1,4 +1,4 @@
-"""No entry built from the truth labels reaches a public board (issue 13, item 2)."""
+"""No entry built from the truth labels reaches a public board."""
 
 from __future__ import annotations
 

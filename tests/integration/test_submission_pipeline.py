@@ -274,7 +274,7 @@ def test_a_lost_worker_is_failed_by_the_sweep_uncharged_and_an_organizer_can_rer
 def test_a_whole_worker_loss_mid_score_ends_scored_after_the_lease_and_one_sweep(
     worker_factory, tiny_phase, alice, settings
 ):
-    # Issue 14, item 6: SIGKILL of the worker's process group used to leave the row failed, never re-scored.
+    # A SIGKILL of the worker's process group must not leave the row failed: the sweep re-scores it.
     doomed = worker_factory(LEADERBOARD_TEST_SCORING_DELAY="3")
     submission = make_submission(tiny_phase, alice.personal_team, alice)
     queueing.enqueue(submission.pk)

@@ -1,6 +1,6 @@
 """Every problem of a file in one pass: lines with a wrong field count and the values of the other lines together.
 
-The two files of issue 10 item 4 (generated, see tests/scoring/corpus.py), through
+The two generated files of tests/scoring/corpus.py, through
 the library and the command line, which must agree; each problem is listed once.
 """
 

@@ -1,4 +1,4 @@
-"""MUDI per drug and by drug frequency equal a plain pandas computation on random files (issue 13, item 6)."""
+"""MUDI per drug and by drug frequency equal a plain pandas computation on random files."""
 
 from __future__ import annotations
 

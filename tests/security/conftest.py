@@ -1,6 +1,6 @@
 """The world the security suite probes: one of everything, owned by someone, seen by six roles.
 
-Roles (the permission matrix of issue 11):
+Roles (the permission matrix):
 - anonymous: no session;
 - participant: alice, owner of "Alice Lab" (with bob), registered for the organized challenge,
   with a private submission on it, an API token and an invitation from charlie's team;

@@ -3,8 +3,8 @@
 Every client reaches the site through nginx, so the site's peer is always 127.0.0.1; with
 TRUSTED_PROXIES=127.0.0.1 each client is told apart by the address nginx forwards. The
 clients speak from different loopback addresses (127.0.0.2, 127.0.0.3, ...), as people
-from different networks would. Without the setting they all used to share one address:
-20 failed log-ins anywhere blocked every log-in, 5 sign-ups exhausted sign-up for the site.
+from different networks would. Without the setting they would all share one address:
+20 failed log-ins anywhere would block every log-in, 5 sign-ups exhaust sign-up for the site.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The client's address: REMOTE_ADDR unless TRUSTED_PROXIES says a peer is a proxy whose X-Forwarded-For counts.
 
-Straight to the site, without a proxy: a client's own X-Forwarded-For changes nothing (it used to give
+Straight to the site, without a proxy: a client's own X-Forwarded-For changes nothing (otherwise it would give
 the anonymous API a fresh limit per request). tests/security/test_behind_nginx.py does the same behind nginx.
 """
 

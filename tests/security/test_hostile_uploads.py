@@ -2,7 +2,7 @@
 
 The corpus is tests/security/hostile_files.py (over 50 files). A file past the in-request
 bound (the gzip bomb) is queued and the worker refuses it with the same message, failed
-and not charged (issue 14, item 2).
+and not charged.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Issue 14, item 1, as the probe did it: fresh accounts and fresh teams must not buy fresh quota.
+"""As a probe would try it: fresh accounts and fresh teams must not buy fresh quota.
 
-The probe signed up without an e-mail check, created team after team and gave each a fresh
-quota on the same phase. This test repeats the whole chain through the public surface. The
+The attack: sign up without an e-mail check, create team after team and get a fresh quota
+on the same phase with each. This test repeats the whole chain through the public surface. The
 pieces have their own tests: tests/submissions/test_team_bypass.py (one team per phase, limits
 per team and per user), tests/api/test_submission_endpoints.py (the same through the API),
 tests/accounts/test_rate_limits.py and test_email_verification.py.

@@ -1,4 +1,4 @@
-"""No baseline reads the test labels (issue 13, item 2): a baseline is a function of the test inputs alone."""
+"""No baseline reads the test labels: a baseline is a function of the test inputs alone."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Issue 14, item 2: the in-request check is bounded by uncompressed bytes and rows, not the compressed size.
+"""The in-request check is bounded by uncompressed bytes and rows, not the compressed size.
 
-A tiny gzip of millions of rows used to be parsed whole in the web process
-(0.6 MB of .gz, 4.9 M rows: 7.4 s and about 1 GB). Past the bound the form
+Parsed whole, a tiny gzip of millions of rows would cost the web process
+7.4 s and about 1 GB (0.6 MB of .gz, 4.9 M rows). Past the bound the form
 stops reading and the worker validates the file, with scoring's messages.
 """
 

@@ -1,6 +1,6 @@
 """An invalid file's problems on the site: all of them, each once, as the command line lists them.
 
-The large MUDI file of issue 10 item 4 (tests/scoring/corpus.py) through the submit
+The large generated MUDI file (tests/scoring/corpus.py) through the submit
 form (checked at once) and through the worker (the submission page and status.json).
 """
 

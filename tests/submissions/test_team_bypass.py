@@ -1,7 +1,7 @@
-"""Issue 14, item 1: a user submits to a phase through one team only, and limits count per team and per user.
+"""A user submits to a phase through one team only, and limits count per team and per user.
 
-The probe created several teams and gave each a fresh quota on the same phase;
-these tests repeat it through the form (tests/api/test_submission_endpoints.py
+The attack creates several teams to get a fresh quota on the same phase with each;
+these tests try it through the form (tests/api/test_submission_endpoints.py
 repeats it through the API).
 """
 

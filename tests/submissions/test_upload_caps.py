@@ -1,6 +1,6 @@
-"""Issue 14, item 3: the size cap holds while the body streams in, and concurrent uploads per user are limited.
+"""The size cap holds while the body streams in, and concurrent uploads per user are limited.
 
-A 1 GiB body used to be written to the temporary directory before the 400.
+Checked only at the end, a 1 GiB body would be written to the temporary directory before the 400.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_an_api_client_past_its_concurrent_uploads_gets_problem_json(client, ali
 
 
 def test_the_slots_belong_to_the_user_whatever_token_or_spelling_of_the_header(client, alice, mudi_phase, sent):
-    """The site and every token of one user share the user's slots; rewording the header used to give new ones."""
+    """The site and every token of one user share the user's slots; rewording the header gives no new ones."""
     from leaderboard.api.tokens import create_token
 
     first = create_token(alice, "laptop", "submit")[1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import markdown as markdown_lib
 import nh3
 from django import template
@@ -59,8 +61,18 @@ def metric_value(value: float | None) -> str:
     return metric_text(value)
 
 
+@dataclass(frozen=True)
+class ProfileLine:
+    """A submission as the profile lists it: with its task's name, its primary metric's name and its rank."""
+
+    submission: Submission
+    task_name: str
+    metric_name: str
+    board_rank: int | None
+
+
 @register.simple_tag
-def latest_submissions_of(user) -> list[Submission]:
+def latest_submissions_of(user) -> list[ProfileLine]:
     """``{% latest_submissions_of user as submissions %}``: the user's own and their teams' latest submissions."""
     return _with_task_and_rank(
         list(
@@ -72,8 +84,8 @@ def latest_submissions_of(user) -> list[Submission]:
     )
 
 
-def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
-    """Give each submission its task's name, its primary metric's name and its rank on the board (or None).
+def _with_task_and_rank(submissions: list[Submission]) -> list[ProfileLine]:
+    """Each submission with its task's name, its primary metric's name and its rank on the board (or None).
 
     The rank is the submission's row on the task's default board (ranked by the primary
     metric); a submission that is not its method's row on the board has none. The board
@@ -96,9 +108,15 @@ def _with_task_and_rank(submissions: list[Submission]) -> list[Submission]:
         .values("submission_id", "board__metric", "better")
     )
     ranks = {(row["submission_id"], row["board__metric"]): row["better"] + 1 for row in found}
+    lines = []
     for submission in submissions:
         task = submission.phase.task
-        submission.task_name = f"{task.dataset_name} · {task.split}"
-        submission.metric_name = task.metric(task.primary).name
-        submission.board_rank = ranks.get((submission.pk, task.primary))
-    return submissions
+        lines.append(
+            ProfileLine(
+                submission=submission,
+                task_name=f"{task.dataset_name} · {task.split}",
+                metric_name=task.metric(task.primary).name,
+                board_rank=ranks.get((submission.pk, task.primary)),
+            )
+        )
+    return lines

@@ -173,7 +173,8 @@ class Command(BaseCommand):
             threading.Thread(target=self._relay, args=(name, proc), daemon=True).start()
         return children
 
-    def _relay(self, name: str, proc: subprocess.Popen) -> None:
+    def _relay(self, name: str, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None  # started with stdout=PIPE
         for raw in iter(proc.stdout.readline, b""):
             self._say(raw.decode(errors="replace").rstrip(), prefix=name)
 
