@@ -30,6 +30,8 @@ install: $(VENV)/.installed-run
 
 install-dev: $(VENV)/.installed-dev
 
+# The setup commands print links too (demo e-mails): they use the port make run serves on.
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0

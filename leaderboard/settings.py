@@ -204,7 +204,8 @@ USE_TZ = True
 
 # Static files: collected into var/static and served by whitenoise (plotly.js included).
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# docs/ too, under the docs/ prefix: the documentation pages' screenshots and example files.
+STATICFILES_DIRS = [BASE_DIR / "static", ("docs", BASE_DIR / "docs")]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
@@ -345,6 +346,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Set at most one of EMAIL_USE_TLS and EMAIL_USE_SSL (port 465 usually means SSL).")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "DDI Leaderboard <noreply@localhost>")
+# Whom a researcher asks on the standing benchmarks (to move their submissions to another team, say);
+# "Name <address>" or an address. Organized challenges name their own organizers instead.
+BOARD_CONTACT = env_str("BOARD_CONTACT", "The DDI Leaderboard maintainers <leaderboard@localhost>")
 
 # Where ../shared (benchmark data) is; importers and tests read from it.
 SHARED_DATA_DIR = env_path("LEADERBOARD_SHARED_DIR", (BASE_DIR.parent / "shared").resolve())
@@ -419,7 +423,7 @@ API_RATE_LIMITS = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "DDI Leaderboard API",
     "DESCRIPTION": "Tasks, leaderboards and submissions. Authenticate with 'Authorization: Bearer ddi_...'; "
-    "errors are RFC 9457 problem documents. Guide: docs/api.md.",
+    "errors are RFC 9457 problem documents.",  # leaderboard.api.schemas.link_the_guide adds the guide's link
     "VERSION": "1",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -436,6 +440,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "leaderboard.api.openapi.add_problem_responses",
+        "leaderboard.api.schemas.link_the_guide",
     ],
 }
 

@@ -9,9 +9,15 @@ handler403 = "leaderboard.errors.permission_denied"
 handler404 = "leaderboard.errors.page_not_found"
 handler500 = "leaderboard.errors.server_error"
 
+docs_urls = [
+    path("", views.docs_index, name="index"),
+    path("<slug:slug>/", views.docs_page, name="page"),
+]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("docs/", include((docs_urls, "docs"))),
     path("admin/", admin.site.urls),
     path("accounts/tokens/", include("leaderboard.api.token_urls")),
     path("accounts/", include("leaderboard.accounts.urls")),

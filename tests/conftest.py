@@ -316,6 +316,9 @@ def browser():
 def page(browser, live_server):
     """A fresh browser page; console errors are collected in page.console_errors."""
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    # Charts are lazy (drawn when scrolled into view); tests that read charts get them all at load.
+    # tests/browser/test_lazy_charts_browser.py opens its own context to test the lazy drawing.
+    context.add_init_script("window.chartsEager = true;")
     pg = context.new_page()
     pg.console_errors = []
     pg.on("console", lambda msg: msg.type == "error" and pg.console_errors.append(msg.text))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.urls import reverse
 from rest_framework import serializers as s
 
 from scoring import submission_fields
@@ -292,3 +293,14 @@ class PreflightSerializer(s.Serializer):
     team = s.CharField()
     quota = QuotaSerializer()
     max_bytes = s.IntegerField(help_text="the largest file an upload takes")
+
+
+def link_the_guide(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the description links the API guide's site page (docs/api.md).
+
+    The reference page renders the description as Markdown, so a visitor opens the
+    guide with its examples instead of reading a repository path.
+    """
+    guide = reverse("docs:page", args=["api"])
+    result["info"]["description"] += f" Walkthrough with examples: [the API and command-line guide]({guide})."
+    return result

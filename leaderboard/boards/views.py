@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
+from leaderboard import docpages
 from leaderboard.boards import cache, exports, matrix, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
@@ -96,6 +97,7 @@ def _benchmark_summary() -> list[dict]:
     ):
         stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = []
     for family in scoring.FAMILIES.values():
         datasets: dict[str, dict] = {}
@@ -115,6 +117,7 @@ def _benchmark_summary() -> list[dict]:
                     # The metric's full name, as the home page writes it (the board's short header is for columns).
                     "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
+                    "synthetic": task.slug in synthetic,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),
                     "last_activity": row.get("last_activity"),
@@ -126,10 +129,14 @@ def _benchmark_summary() -> list[dict]:
     return families
 
 
+def _any_synthetic(families: list[dict]) -> bool:
+    return any(t["synthetic"] for f in families for d in f["datasets"] for t in d["tasks"])
+
+
 @require_GET
 def benchmarks(request: HttpRequest) -> HttpResponse:
     summary = cache.get_or_compute(cache.SUMMARY_KEY, _benchmark_summary)
-    return render(request, "boards/benchmarks.html", {"families": summary})
+    return render(request, "boards/benchmarks.html", {"families": summary, "any_synthetic": _any_synthetic(summary)})
 
 
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------
@@ -155,9 +162,14 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
             "aria_sort": _aria_sort(state, ascending_first),
         }
 
+    definition = site_kind(spec.task).definition
+
     def metric(c) -> dict:
         # Best first: a higher-is-better column sorts descending.
-        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        h = header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        spread = c.key.endswith(("/std", "/stderr"))
+        h["definition"] = docpages.metric_url("spreads-over-seeds" if spread else definition(c.key))
+        return h
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),

@@ -8,6 +8,8 @@ models: one code path for both. ``TruthVersion`` keeps every truth a phase had.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -117,6 +119,14 @@ class Challenge(models.Model):
             return "upcoming"
         return "finished"
 
+    @property
+    def contact(self) -> Contact:
+        """Whom a participant asks about this challenge: its organizers, or BOARD_CONTACT on the standing boards."""
+        if self.kind == self.Kind.ORGANIZED:
+            return Contact(f"the organizers of {self.title}", self.contact_email)
+        name, address = parseaddr(settings.BOARD_CONTACT)
+        return Contact(name or address or settings.BOARD_CONTACT, address)
+
     def is_organizer(self, user: User | AnonymousUser) -> bool:
         """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
         if not getattr(user, "is_authenticated", False):
@@ -124,9 +134,24 @@ class Challenge(models.Model):
         return bool(user.is_staff) or self.organizers.filter(pk=user.pk or 0).exists()
 
 
+@dataclass(frozen=True)
+class Contact:
+    """A name to show, and an e-mail address to link when there is one."""
+
+    name: str
+    email: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.email})" if self.email and self.email != self.name else self.name
+
+
 class PhaseQuerySet(models.QuerySet):
     def standing(self) -> PhaseQuerySet:
         return self.filter(challenge__kind=Challenge.Kind.STANDING)
+
+    def synthetic_task_slugs(self) -> set[str]:
+        """The task slugs of these phases whose test labels are synthetic demo data (the lists mark them)."""
+        return set(self.filter(truth_is_synthetic=True).values_list("task_slug", flat=True))
 
     def open_now(self) -> PhaseQuerySet:
         now = timezone.now()

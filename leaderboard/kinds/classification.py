@@ -185,6 +185,21 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (random labels)")
 
 
+# The headings of docs/metrics.md that define ImDrug's classification metrics.
+DEFINITIONS = {
+    "balanced_accuracy": "balanced-accuracy-primary",
+    "balanced_f1": "balanced-f1-the-authors-definition",
+    "auroc": "auroc",
+}
+
+
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines an ImDrug classification result key."""
+    if key.startswith("group/"):
+        return "head-middle-and-tail-classes-long-tailed-groups"
+    return DEFINITIONS.get(key, "secondary-columns")
+
+
 SITE = register(
     SiteKind(
         kind=scoring_classification.KIND,
@@ -193,5 +208,6 @@ SITE = register(
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

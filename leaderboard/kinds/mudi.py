@@ -255,6 +255,35 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
     return analysis
 
 
+def class_table(submission: Submission) -> dict | None:
+    """Per class, in both settings: precision, recall, F1 and the counts behind them (the stored report).
+
+    Counts are whole numbers. None for a report without per-class rows (stored before they existed).
+    """
+    report = submission.report or {}
+    settings = []
+    for setting in MUDI_SETTINGS:
+        rows = (report.get(setting) or {}).get("per_class")
+        if not isinstance(rows, list) or not rows:
+            continue
+        settings.append(
+            {
+                "setting": setting,
+                "label": "direction-aware" if setting == "aware" else "direction-agnostic",
+                "rows": [
+                    {
+                        "class": row.get("class", ""),
+                        **{k: row.get(k) for k in ("precision", "recall", "f1")},
+                        **{k: int(row[k]) if row.get(k) is not None else None for k in ("tp", "fp", "fn", "support")},
+                    }
+                    for row in rows
+                    if isinstance(row, dict)
+                ],
+            }
+        )
+    return {"settings": settings} if settings else None
+
+
 # --- demo data ------------------------------------------------------------------------------------
 
 
@@ -306,6 +335,13 @@ def drug_info_source() -> str:
     return settings.DRUG_INFO_SOURCE or str(drug_info_path())
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a MUDI result key."""
+    if "/drug_freq/" in key:
+        return "by-drug-frequency-buckets-and-per-drug-errors"
+    return "per-class-micro-and-macro"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_mudi.KIND,
@@ -314,8 +350,12 @@ SITE = register(
         board_charts=(direction_scatter,),
         board_sections=(Section("kinds/mudi/board_drug_buckets.html", bucket_table),),
         submission_charts=submission_charts,
-        submission_sections=(Section("kinds/mudi/submission_drugs.html", drug_analysis),),
+        submission_sections=(
+            Section("kinds/mudi/submission_classes.html", class_table),
+            Section("kinds/mudi/submission_drugs.html", drug_analysis),
+        ),
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

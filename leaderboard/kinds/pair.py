@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 import scoring
+from leaderboard import docpages
 from leaderboard.boards.charts import TOP_METHODS, label
 from leaderboard.challenges.demo_truths import data_dir, ids_from
-from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, SiteKind, register
+from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, Section, SiteKind, register
 from leaderboard.submissions.charts import chart, figure, short, trace
 from leaderboard.submissions.models import Submission
 from scoring.keys import context_key
@@ -246,6 +247,22 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
 
 
+def aupr_caveat(spec: Any, rows: list[dict]) -> dict | None:
+    """The note under a board that shows the authors' AUPR: it rewards constant scores (docs/metrics.md)."""
+    if not any(c.key == "aupr" for c in spec.columns):
+        return None
+    return {"definition": docpages.metric_url(definition("aupr")), "ranked_by": spec.columns[0].label}
+
+
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a ChemicalX result key (AUPR has its caveat's own)."""
+    if key in ("aupr", "average_precision"):
+        return "aupr-and-constant-scores"
+    if key.startswith("context/"):
+        return "per-context-cell-line-side-effect-interaction-type"
+    return "chemicalx"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_pair.KIND,
@@ -254,5 +271,7 @@ SITE = register(
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
+        board_sections=(Section("kinds/pair/aupr_caveat.html", aupr_caveat),),
     )
 )

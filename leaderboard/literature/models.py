@@ -61,7 +61,7 @@ class PublishedResult(models.Model):
         return literature.PublishedValue(
             line=self.line or 0, task=self.task_slug, method=self.method, setting=self.setting, metric=self.metric,
             key=self.key, value=self.value, spread=self.spread, unit=self.unit,
-            fraction=self.value / literature.UNITS[self.unit], source=self.source, notes=self.notes,
+            fraction=literature.as_fraction(self.value, self.unit), source=self.source, notes=self.notes,
         )  # fmt: skip
 
 

@@ -45,8 +45,9 @@ LAYOUT: dict[str, Any] = {
     "colorway": list(COLORS),
     # Below the plot: automargin makes room for it inside the card (static/js/charts.js adds height).
     "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
-    "xaxis": {"automargin": True},
-    "yaxis": {"automargin": True},
+    # Whole numbers as written ("54,032"), never an SI suffix ("54.032k").
+    "xaxis": {"automargin": True, "exponentformat": "none", "separatethousands": True},
+    "yaxis": {"automargin": True, "exponentformat": "none", "separatethousands": True},
     "hovermode": "closest",
 }
 
@@ -168,8 +169,8 @@ def confusion(chart_id: str, title: str, cm: dict) -> dict:
             y=[short(n, 18) for n in true_names],
             customdata=[[[t, p] for p in predicted_names] for t in true_names],
             colorscale="Blues",
-            colorbar={"title": "count"},
-            hovertemplate="gold %{customdata[0]}<br>predicted %{customdata[1]}<br>%{z}<extra></extra>",
+            colorbar={"title": "count", "tickformat": ",d"},
+            hovertemplate="gold %{customdata[0]}<br>predicted %{customdata[1]}<br>%{z:,d}<extra></extra>",
         )
     )
     n = len(rows_kept)
@@ -179,7 +180,7 @@ def confusion(chart_id: str, title: str, cm: dict) -> dict:
         height=max(380, 22 * n + 200),
     )
     if n <= 12:
-        fig.update_traces(texttemplate="%{z}")
+        fig.update_traces(texttemplate="%{z:,d}")
     note = ""
     if n < n_all:
         note = (

@@ -96,8 +96,25 @@ class TeamLocked(SubmissionRefused):
         super().__init__(
             f"You submit to this task through the team {entry_team.name} (the first team you used here): "
             f"each person submits to a task through one team only. Choose {entry_team.name}, "
-            "or ask an organizer to change it."
+            f"or ask {phase.challenge.contact} to move you to another team."
         )
+
+
+def team_refusals(user, teams, phase: Phase) -> dict[int, str]:
+    """Why each of ``teams`` cannot take the user's next submission to the phase (team id -> reason).
+
+    For the form, which offers such teams disabled with the reason: another team already
+    holds the user's entry on the phase, or the team's quota is used up. The upload checks
+    the same rules again (``check_may_submit``, ``create_submission``).
+    """
+    bound = entry_team(user, phase) if user.is_authenticated else None
+    refusals: dict[int, str] = {}
+    for team in teams:
+        if bound is not None and bound.pk != team.pk:
+            refusals[team.pk] = f"you submit to this task through {bound.name}"
+        elif (quota := quota_for(team, phase)).exhausted:
+            refusals[team.pk] = quota.explain()
+    return refusals
 
 
 class PhaseNotOpen(SubmissionRefused):

@@ -56,6 +56,15 @@ def classes_in_turn(task: Task, n: int) -> np.ndarray:
     return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
 
 
+# The file rules of a kind whose files give one prediction per test key (per seed where there are seeds).
+KEYED_RULES = (
+    "Give one prediction for every key of the test inputs file (on every seed it lists, where there are seeds); "
+    "the example file has exactly these keys.",
+    "A file that leaves a key out, repeats one or adds one that is not in the test set is refused, with the lines "
+    "to fix; a refused file costs no quota.",
+)
+
+
 @dataclass(frozen=True)
 class Kind:
     """One kind of benchmark (``Task.kind`` names it).
@@ -77,6 +86,8 @@ class Kind:
     must equal a metric's key or name); ``published_checks`` lists the paper's
     own definitions a published entry's values break. ``class_groups`` says that
     a truth may carry long-tailed class groups (``scoring.longtail``).
+    ``rules`` are the file rules the submit page states up front (plain sentences,
+    `code` in backticks); the refusals of the validation say how to fix each.
     """
 
     name: str
@@ -97,6 +108,7 @@ class Kind:
     published_key: Callable[[str, str], str] | None = None
     published_checks: Callable[[dict[str, float]], list[str]] = _no_checks
     class_groups: bool = False
+    rules: tuple[str, ...] = KEYED_RULES
 
 
 KINDS: dict[str, Kind] = {}

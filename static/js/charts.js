@@ -1,6 +1,10 @@
-// Render every server-built Plotly figure on the page.
+// Render the server-built Plotly figures of the page when they scroll into view.
 // Each chart is a <div data-chart="ID"> next to a <script type="application/json" id="ID">
 // data block holding fig.to_json() (CSP allows data blocks; it forbids inline code).
+// Lazy: plotly.js (4.8 MB) is fetched only when the first chart comes near the window, and
+// each chart is drawn when it does, so the table above is usable at once. ?charts=eager (or
+// window.chartsEager, or a browser without IntersectionObserver) draws every chart at load;
+// bench/charts.py times both.
 // On small screens the mode bar is hidden (it would cover the title) and a chart with a
 // legend below it grows by one line per entry, so the legend stays inside its card.
 (function () {
@@ -85,14 +89,61 @@
     });
   }
 
-  function renderAll() {
-    if (!window.Plotly) {
-      return; // plotly.js did not load: the tables under each chart still hold the numbers
+  var plotlyLoading = null;
+
+  // plotly.js, loaded once, on demand, from the URL charts.js's own tag names (data-plotly).
+  function withPlotly(callback) {
+    if (window.Plotly) { callback(); return; }
+    if (!plotlyLoading) {
+      var own = document.getElementById("charts-script");
+      var url = own && own.getAttribute("data-plotly");
+      if (!url) { return; }
+      plotlyLoading = [];
+      var tag = document.createElement("script");
+      tag.src = url;
+      tag.onload = function () { plotlyLoading.forEach(function (f) { f(); }); plotlyLoading = []; };
+      // If it does not load, the tables under each chart still hold the numbers.
+      document.head.appendChild(tag);
     }
-    document.querySelectorAll("[data-chart]").forEach(render);
+    plotlyLoading.push(callback);
   }
 
-  window.renderCharts = renderAll; // the live submission page calls it after swapping in its report
+  function eager() {
+    return window.chartsEager === true || /[?&]charts=eager(&|$)/.test(window.location.search) ||
+      !("IntersectionObserver" in window);
+  }
+
+  var observer = null;
+
+  function renderAll() {
+    var pending = Array.prototype.filter.call(document.querySelectorAll("[data-chart]"), function (el) {
+      return !el.getAttribute("data-rendered");
+    });
+    if (!pending.length) { return; }
+    if (eager()) {
+      withPlotly(function () { pending.forEach(render); });
+      return;
+    }
+    if (!observer) {
+      // 300 px ahead of the window: a chart is usually drawn before it is seen.
+      observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          if (!entry.isIntersecting) { return; }
+          observer.unobserve(entry.target);
+          withPlotly(function () { render(entry.target); });
+        });
+      }, { rootMargin: "300px 0px" });
+    }
+    pending.forEach(function (el) { observer.observe(el); });
+  }
+
+  // The live submission page calls renderCharts after swapping in its report; renderAllCharts
+  // draws every chart now (printing, tests that read every chart).
+  window.renderCharts = renderAll;
+  window.renderAllCharts = function () {
+    window.chartsEager = true;
+    renderAll();
+  };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", renderAll);

@@ -47,7 +47,13 @@ def test_updates_merge_nested_settings_and_keep_the_sites_layout():
     fig.update_layout(xaxis={"tickangle": -45}, height=300)
     fig.update_traces(marker={"color": "#123456"})
     figure = built(fig)
-    assert figure["layout"]["xaxis"] == {"automargin": True, "tickangle": -45}  # merged, not replaced
+    # Merged, not replaced: the site's axis defaults stay.
+    assert figure["layout"]["xaxis"] == {
+        "automargin": True,
+        "exponentformat": "none",
+        "separatethousands": True,
+        "tickangle": -45,
+    }
     assert figure["layout"]["height"] == 300
     assert figure["layout"]["font"]["family"].startswith("system-ui")
     assert figure["layout"]["template"] == plotly.io.templates["none"].to_plotly_json()
@@ -84,3 +90,10 @@ def test_every_board_kind_renders_valid_figures(client, standing, alice_lab, cha
         assert blocks, slug
         for block in blocks:
             go.Figure(json.loads(block.split(">", 1)[1]))
+
+
+def test_counts_are_written_whole_never_with_an_si_suffix():
+    figure = built(Figure(trace("bar", x=["a"], y=[54032])))
+    for axis in ("xaxis", "yaxis"):
+        assert figure["layout"][axis]["exponentformat"] == "none"  # 54,032, not 54.032k
+        assert figure["layout"][axis]["separatethousands"] is True

@@ -53,3 +53,11 @@ def test_a_second_run_changes_nothing(demo):
     call_command("load_benchmarks", "--demo", "--task", "mudi")
     assert Submission.objects.filter(phase__challenge=demo).count() == before == 12
     assert Challenge.objects.filter(slug=SLUG).count() == 1
+
+
+def test_the_demo_participants_get_no_result_emails_so_make_run_stays_quiet(demo):
+    from leaderboard.accounts.models import User
+
+    participants = User.objects.filter(submissions__phase__challenge=demo).exclude(username="demo").distinct()
+    assert participants.exists()
+    assert not participants.filter(email_results=True).exists()

@@ -152,6 +152,7 @@ RULES = [
     Rule("challenges:withdraw", (405,) * 6, (LOGIN,) + (REDIRECT,) * 5),
     Rule("challenges:*", PUBLIC, NOT_POSTABLE),
     Rule("drugs:*", PUBLIC, NOT_POSTABLE),
+    Rule("docs:*", PUBLIC, NOT_POSTABLE),
     Rule("home|healthz", PUBLIC, NOT_POSTABLE),
 ]
 

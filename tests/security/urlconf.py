@@ -67,6 +67,7 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("submissions:phase-*", "slug", w.challenge.slug),
         ("submissions:my", "slug", w.challenge.slug),
         ("drugs:*", "drugbank_id", "DB00001"),
+        ("docs:page", "slug", "metrics"),
         ("organize:remove-organizer", "user_id", str(w.users["organizer"].pk)),
         ("organize:participant-decide", "team_slug", w.private_submission.team.slug),
         ("boards:dataset", "family", "mudi"),
