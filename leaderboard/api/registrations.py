@@ -30,13 +30,13 @@ READ = requires("read")
 SUBMIT = requires("submit")
 
 
-class RegisterRequest(s.Serializer):
+class RegisterTeamRequest(s.Serializer):
     team = s.CharField(required=False, help_text="team slug (default: your personal team)")
     accept_terms = s.BooleanField(default=False, help_text="required when the challenge has terms")
     wants_announcements = s.BooleanField(default=True, help_text="e-mail me the organizers' announcements")
 
 
-class RegistrationResponse(s.Serializer):
+class RegistrationStatusResponse(s.Serializer):
     challenge = s.CharField()
     registration_mode = s.ChoiceField(choices=Challenge.Registration.values)
     has_terms = s.BooleanField()
@@ -80,22 +80,22 @@ def _describe(registration: Registration | None) -> str:
 @extend_schema(
     methods=["GET"],
     operation_id="challenge_registration",
-    responses={200: RegistrationResponse},
+    responses={200: RegistrationStatusResponse},
     tags=["challenges"],
     description="Whether (and how) one of your teams is registered.",
 )
 @extend_schema(
     methods=["POST"],
     operation_id="challenge_register",
-    request=RegisterRequest,
-    responses={201: RegistrationResponse},
+    request=RegisterTeamRequest,
+    responses={201: RegistrationStatusResponse},
     tags=["challenges"],
     description="Register a team, with the register page's rules (approved at once, or pending in approval mode).",
 )
 @extend_schema(
     methods=["DELETE"],
     operation_id="challenge_withdraw",
-    responses={200: RegistrationResponse},
+    responses={200: RegistrationStatusResponse},
     tags=["challenges"],
     description="Withdraw your team's registration (before its first submission).",
 )
@@ -117,7 +117,7 @@ def registration(request: Request, challenge: str) -> Response:
         except service.RegistrationRefused as refused:
             raise _refused(refused) from None
         return Response(_body(challenge_row, None, f"The registration of {current.team.name} is withdrawn."))
-    serializer = RegisterRequest(data=request.data)
+    serializer = RegisterTeamRequest(data=request.data)
     serializer.is_valid(raise_exception=True)
     wanted = serializer.validated_data
     teams = Team.objects.for_user(user)

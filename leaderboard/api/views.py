@@ -36,7 +36,7 @@ from leaderboard.api.problems import TYPES, ApiProblem, problem_response
 from leaderboard.boards import exports, published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
-from leaderboard.boards.spec import direction_spec
+from leaderboard.boards.spec import direction_spec, directions_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import access, edits
 from leaderboard.submissions.models import Submission
@@ -205,7 +205,8 @@ def phase_detail(request: Request, challenge: str, phase: str) -> Response:
 
 # --- leaderboards -----------------------------------------------------------------------------
 
-DIRECTIONS = ("aware", "agnostic")
+# Every board view a task has (MUDI's two settings), from the kinds: a value outside them is a 422.
+DIRECTIONS = tuple(dict.fromkeys(d for task in scoring.TASKS.values() for d in directions_for(task)))
 BOARD_PARAMETERS = [
     OpenApiParameter("direction", str, enum=list(DIRECTIONS), description="MUDI only: aware (default) or agnostic"),
     OpenApiParameter("sort", str, description="a metric key, team, method or date; '-' first reverses"),
