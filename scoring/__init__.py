@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         synthetic_truth,
         test_inputs,
         truth_from_inputs,
+        truth_keys,
         validate_prediction,
     )
 
@@ -57,6 +58,7 @@ _HOMES = {
     "synthetic_truth": "scoring.truth",
     "test_inputs": "scoring.truth",
     "truth_from_inputs": "scoring.truth",
+    "truth_keys": "scoring.truth",
     "validate_prediction": "scoring.truth",
 }
 
@@ -98,6 +100,7 @@ __all__ = [
     "synthetic_truth",
     "test_inputs",
     "truth_from_inputs",
+    "truth_keys",
     "validate_prediction",
     "validate_truth",
 ]

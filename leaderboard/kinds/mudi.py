@@ -94,9 +94,7 @@ def board_view(task: Task, setting: str) -> BoardView:
 def bucket_keys(task: Task, setting: str) -> tuple[str, ...]:
     """The view's F1 by drug-frequency bucket, kept in each board row for the table beside the board."""
     return tuple(
-        mudi_bucket_key(setting, bucket.slug, stat)
-        for bucket in DRUG_BUCKETS
-        for stat in result_keys.DRUG_BUCKET_STATS
+        mudi_bucket_key(setting, bucket.slug, stat) for bucket in DRUG_BUCKETS for stat in result_keys.DRUG_BUCKET_STATS
     )
 
 
@@ -240,9 +238,7 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
     None for a score stored before the breakdown existed. Nothing here reads a file.
     """
     values = (
-        Result.objects.filter(submission=submission)
-        .by_submission(submission_bucket_keys())
-        .get(str(submission.pk), {})
+        Result.objects.filter(submission=submission).by_submission(submission_bucket_keys()).get(str(submission.pk), {})
     )
     drugs = (submission.report or {}).get("drugs")
     if not values and not drugs:

@@ -19,7 +19,7 @@ from schemathesis.generation import GenerationMode
 from tests.api.test_schema import api_paths
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 CHECKS = list(ALL_CHECKS.get_all())
 EXAMPLES = 8
 
