@@ -26,7 +26,7 @@ import pandas as pd
 from django.apps import apps
 from django.conf import settings
 
-from leaderboard.boards.charts import label, plotted_points, points_trace
+from leaderboard.boards.charts import label, plotted_points, points_trace, unit_square
 from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.formatting import metric_text
@@ -94,9 +94,7 @@ def board_view(task: Task, setting: str) -> BoardView:
 def bucket_keys(task: Task, setting: str) -> tuple[str, ...]:
     """The view's F1 by drug-frequency bucket, kept in each board row for the table beside the board."""
     return tuple(
-        mudi_bucket_key(setting, bucket.slug, stat)
-        for bucket in DRUG_BUCKETS
-        for stat in result_keys.DRUG_BUCKET_STATS
+        mudi_bucket_key(setting, bucket.slug, stat) for bucket in DRUG_BUCKETS for stat in result_keys.DRUG_BUCKET_STATS
     )
 
 
@@ -107,9 +105,11 @@ def direction_scatter(spec: Any, rows: list[dict]) -> dict | None:
     if not points:
         return None
     fig = figure(points_trace(points, "aware", "agnostic"))
+    shared, diagonal = unit_square(points)
     fig.update_layout(
-        xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
-        yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
+        xaxis={"title": "direction-aware macro F1", "range": shared},
+        yaxis={"title": "direction-agnostic macro F1", "range": shared},
+        shapes=[diagonal],
         showlegend=False,
     )
     return chart(
@@ -240,9 +240,7 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
     None for a score stored before the breakdown existed. Nothing here reads a file.
     """
     values = (
-        Result.objects.filter(submission=submission)
-        .by_submission(submission_bucket_keys())
-        .get(str(submission.pk), {})
+        Result.objects.filter(submission=submission).by_submission(submission_bucket_keys()).get(str(submission.pk), {})
     )
     drugs = (submission.report or {}).get("drugs")
     if not values and not drugs:
