@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from statistics import mean
 
 from leaderboard.boards.models import BoardRow
-from leaderboard.submissions.charts import HEATMAP_ROW_PX, UNIT_RANGE, Figure, category_axis, short, trace
+from leaderboard.submissions.charts import HEATMAP_ROW_PX, UNIT_RANGE, Figure, category_axis, short, trace, value_axis
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
 
@@ -154,7 +154,7 @@ def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, 
             trace("bar", name="standard split", x=[p[0] for p in pairs], y=[p[2] for p in pairs]),
         ]
     )
-    fig.update_layout(barmode="group", yaxis={"title": metric_name})
+    fig.update_layout(barmode="group", yaxis=value_axis([v for p in pairs for v in p[1:]], title=metric_name))
     return _chart(
         "splits",
         f"{metric_name}: random vs standard split",
@@ -228,8 +228,8 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
         )
     )
     fig.update_layout(
-        # Every metric here is >= 0: a lone record must not get an axis running below zero.
-        yaxis={"title": metric_name, "rangemode": "nonnegative"},
+        # Every metric here is >= 0: a lone record must not get an axis running below zero (or to 1.2).
+        yaxis=value_axis([s["value"] for s in steps], title=metric_name),
         xaxis=_date_axis([s["date"] for s in steps]),
         showlegend=False,
     )

@@ -134,6 +134,14 @@ def short(text, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def value_axis(values: Iterable[float | None], **settings: Any) -> dict[str, Any]:
+    """A metric axis: on UNIT_RANGE when every value lies in [0, 1] (a lone point got 0 to 1.2), else from 0."""
+    given = [v for v in values if v is not None]
+    if given and all(0 <= v <= 1 for v in given):
+        return {"range": UNIT_RANGE, **settings}
+    return {"rangemode": "tozero", **settings}
+
+
 def category_axis(names: Sequence[str], limit: int = 18, **settings: Any) -> dict[str, Any]:
     """A categorical axis placed on the full names (hover shows them whole) and labelled with them cut.
 

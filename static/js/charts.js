@@ -21,6 +21,20 @@
     }).length;
   }
 
+  // An axis labelled by an explicit tick list (long class names cut server-side) is not thinned by
+  // plotly: keep every k-th label so slanted labels do not overprint (hover still names each cell).
+  function thinTicks(layout, most) {
+    Object.keys(layout).forEach(function (key) {
+      var axis = layout[key];
+      if (!/^xaxis\d*$/.test(key) || !axis || axis.tickmode !== "array" || !axis.tickvals) { return; }
+      var step = Math.ceil(axis.tickvals.length / most);
+      if (step < 2) { return; }
+      var keep = function (_, i) { return i % step === 0; };
+      axis.tickvals = axis.tickvals.filter(keep);
+      axis.ticktext = (axis.ticktext || []).filter(keep);
+    });
+  }
+
   // Plotly titles do not wrap: break a long one into lines of about ``width`` characters.
   function wrapTitle(text, width) {
     var words = String(text).split(" ");
@@ -64,6 +78,7 @@
     var small = window.matchMedia && window.matchMedia(SMALL).matches;
     var entries = legendEntries(figure);
     var legendLines = entries > 1 ? Math.ceil(entries / (small ? 2 : 4)) : 0;
+    thinTicks(layout, small ? 8 : 30);
     if (small) {
       layout.margin = Object.assign({}, layout.margin || {}, { l: 50, r: 10 });
       var title = Object.assign({}, layout.title || {}, { font: { size: 14 } });

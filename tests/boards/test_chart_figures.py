@@ -12,7 +12,7 @@ import plotly.colors
 import plotly.graph_objects as go
 import pytest
 
-from leaderboard.boards.charts import class_f1_chart
+from leaderboard.boards.charts import class_f1_chart, progression_chart
 from leaderboard.kinds.mudi import direction_scatter
 from leaderboard.kinds.pair import per_context
 from leaderboard.submissions.charts import (
@@ -195,3 +195,11 @@ def test_the_direction_scatter_shares_one_padded_range_with_its_diagonal():
     assert layout["xaxis"]["range"] == layout["yaxis"]["range"] == [0.35, 0.7]
     diagonal = layout["shapes"][0]
     assert (diagonal["x0"], diagonal["y0"], diagonal["x1"], diagonal["y1"]) == (0.35, 0.35, 0.7, 0.7)
+
+
+def test_a_lone_record_is_drawn_on_0_1_and_a_metric_beyond_1_from_0():
+    lone = [{"date": "2026-01-01T00:00:00", "value": 0.33, "method": "A", "team": "Lab"}]
+    assert figure_of(progression_chart("macro F1", lone))["layout"]["yaxis"]["range"] == UNIT_RANGE
+    mse = [{"date": "2026-01-01T00:00:00", "value": 3.5, "method": "A", "team": "Lab"}]
+    axis = figure_of(progression_chart("MSE", mse))["layout"]["yaxis"]
+    assert axis["rangemode"] == "tozero" and "range" not in axis
