@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import posixpath
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -67,6 +68,10 @@ def env_path(name: str, default: Path) -> Path:
 # explicit paths through the variables below.
 TESTING = "PYTEST_VERSION" in os.environ
 VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var" / (f"test-{os.getpid()}" if TESTING else ""))
+# Under `pytest -n` (pytest-xdist) the worker's name, gw0, gw1, ...: services shared by the
+# workers (Redis, a bucket) get a part of their own below. Processes a test starts get the
+# resulting URLs from tests/conftest.py (process_env) or derive the same ones.
+TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "") if TESTING else ""
 
 DEFAULT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", DEFAULT_SECRET_KEY)
@@ -110,6 +115,7 @@ INSTALLED_APPS = [
     "leaderboard.ops",
     "leaderboard.organize",
     "leaderboard.drugs",
+    "leaderboard.methods",
     "leaderboard.api",
     "rest_framework",
     "drf_spectacular",
@@ -225,6 +231,10 @@ PRIVATE_STORAGE_ROOT = env_path("PRIVATE_STORAGE_ROOT", VAR_DIR / "private")
 # so web and workers on different machines share nothing on disk. Credentials come from
 # boto3's usual chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, or an instance role).
 STORAGE_URL = env_str("STORAGE_URL")
+if TESTING and STORAGE_URL and TEST_WORKER:
+    # Parallel test processes number their rows alike (each has its own database): their files
+    # go under a prefix of their own in the bucket.
+    STORAGE_URL = f"{STORAGE_URL.rstrip('/')}/{TEST_WORKER}"
 AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
 AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", env_str("AWS_DEFAULT_REGION"))
 AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE", "path" if AWS_S3_ENDPOINT_URL else "")
@@ -280,6 +290,12 @@ STORAGES = {
 
 # Redis serves as cache and broker when REDIS_URL is set.
 REDIS_URL = env_str("REDIS_URL")
+if TESTING and REDIS_URL and TEST_WORKER:
+    # Parallel test processes never share a queue or a cache: each takes the Redis database
+    # after REDIS_URL's by its number (gw0 -> db + 1, gw1 -> db + 2).
+    _redis = urlsplit(REDIS_URL)
+    _redis_db = int(_redis.path.strip("/") or 0) + 1 + int(TEST_WORKER.removeprefix("gw"))
+    REDIS_URL = urlunsplit(_redis._replace(path=f"/{_redis_db}"))
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:

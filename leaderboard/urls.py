@@ -25,6 +25,7 @@ urlpatterns = [
     path("", include("leaderboard.submissions.urls")),
     path("", include("leaderboard.boards.urls")),
     path("", include("leaderboard.drugs.urls")),
+    path("", include("leaderboard.methods.urls")),
     path("", include("leaderboard.organize.urls")),
     path("", include("leaderboard.challenges.urls")),
 ]

@@ -19,6 +19,7 @@ from scoring.truth import (
     synthetic_truth,
     test_inputs,
     truth_from_inputs,
+    truth_keys,
     validate_prediction,
 )
 
@@ -47,6 +48,7 @@ __all__ = [
     "synthetic_truth",
     "test_inputs",
     "truth_from_inputs",
+    "truth_keys",
     "validate_prediction",
     "validate_truth",
 ]

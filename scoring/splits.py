@@ -360,6 +360,15 @@ def _unit_flags(
 # ---------------------------------------------------------------------------
 
 
+def _whole_drug_frequency(aligned: MudiAligned) -> np.ndarray:
+    """Distinct unordered gold pairs per drug on the whole truth (what the frequency buckets count)."""
+    from scoring.metrics.mudi_drugs import drug_frequency
+
+    n = len(aligned.drug_names)
+    units = np.unique(_unordered(aligned.gold_a, aligned.gold_b, n))
+    return drug_frequency(np.stack([units // n, units % n], axis=1), n)
+
+
 def restrict(aligned: Aligned, split: Split, part: str) -> tuple[Aligned, int]:
     """The aligned container cut down to one part's truth rows (and their predictions), and its row count.
 
@@ -384,6 +393,7 @@ def restrict(aligned: Aligned, split: Split, part: str) -> tuple[Aligned, int]:
             pred_a=aligned.pred_a[pred],
             pred_b=aligned.pred_b[pred],
             pred_label=aligned.pred_label[pred],
+            drug_frequency=_whole_drug_frequency(aligned) if aligned.drug_frequency is None else aligned.drug_frequency,
         )
         return cut, int(pred.sum())
     seeds = {}

@@ -271,6 +271,9 @@ class TruthSerializer(s.Serializer):
     rows = s.IntegerField()
     changed = s.BooleanField(help_text="false when this file already was the phase's truth")
     rescoring = s.IntegerField(help_text="submissions of the phase sent back to the worker to be re-scored")
+    warnings = s.ListField(
+        child=s.CharField(), help_text="e.g. the truth shares rows with a public test set hosted on this site"
+    )
     versions = TruthVersionSerializer(many=True)
 
 

@@ -25,6 +25,7 @@ urlpatterns = [
     # Organizer endpoints for moderation (scope organize).
     path("challenges/<slug:challenge>/rerun", moderation.rerun, name="challenge-rerun"),
     path("challenges/<slug:challenge>/export.csv", moderation.export_csv, name="challenge-export"),
+    path("challenges/<slug:challenge>/submissions.zip", moderation.download_submissions, name="challenge-download"),
     path("challenges/<slug:challenge>/teams/<slug:team>/<slug:decision>", moderation.decide, name="team-decision"),
     path("submissions/<uuid:submission_id>/moderation", moderation.moderate, name="submission-moderation"),
     # Final selection (scope submit) and the reveal (scope organize).

@@ -171,8 +171,10 @@ def _export_data(
     return export_row(spec, row, sort, metric_keys, private)
 
 
-# On every line, like the scoring version: the truth the row was scored against.
-TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
+# On every line, like the scoring version: the truth the row was scored against. Published labels are
+# named by their sha256; an organized challenge's hidden truth by its version number only (the hash
+# would let anyone confirm a guessed truth).
+TRUTH_COLUMNS = ("truth_sha256", "truth_version", "truth_synthetic")
 
 
 def fixed_columns(private: bool = False) -> tuple[str, ...]:
@@ -216,7 +218,9 @@ def csv_chunks(
     yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
-    truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
+    truth_cells = (
+        [truth["sha256"], truth["version"] or "", "yes" if truth["synthetic"] else "no"] if truth else ["", "", ""]
+    )
     for i, row in enumerate(rows, start=1):
         data = _export_data(spec, row, controls.sort, metric_keys, private)
         data["declarations"] = _declarations_text(data["declarations"])
@@ -278,6 +282,8 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
             "private_rows": controls.private,
             "filters": {param: list(values) for param, values in controls.filters},
             "only": list(controls.only),
+            # The moment a pinned view (?as_of=) shows, None for the board as it stands.
+            "as_of": controls.as_of or None,
         },
         "ranking": {
             "metric": spec.metric,
@@ -330,13 +336,22 @@ def to_json(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: C
     return "".join(json_chunks(board, spec, rows, controls))
 
 
-def export_chunks(kind: str, board: Board | None, spec: DirectionSpec, controls: Controls, team_ids: list[int]):
+def export_chunks(
+    kind: str,
+    board: Board | None,
+    spec: DirectionSpec,
+    controls: Controls,
+    team_ids: list[int],
+    rows: Iterable[dict] | None = None,
+):
     """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
 
     Rows come from a server-side cursor (``query.ranked_rows``), so memory does
-    not grow with the board and the first bytes leave before the last row is read.
+    not grow with the board and the first bytes leave before the last row is read;
+    a pinned view passes its ``rows`` (``leaderboard.boards.pinned.pinned_rows``).
     """
-    rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if rows is None:
+        rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
     if board is not None and board.phase.has_published_results and published.shown(controls):
         # Published results where they would rank, merged into the stream (they are never ranked).
         rows = published.merge_stream(spec, rows, published.entries(spec))

@@ -198,3 +198,34 @@ class PairTest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission_a_id} vs {self.submission_b_id} on {self.metric}: p={self.p_value:.4f}"
+
+
+class BoardRowHistory(models.Model):
+    """One public row of a board as it stood from ``valid_from`` until ``valid_to`` (None: it still does).
+
+    Written by the worker whenever it writes a board (``leaderboard.boards.pinned.record``):
+    only rows whose content changed open or close a period, so a board pinned to a
+    moment (``?as_of=``) is read from this table alone, exactly as it stood then.
+    """
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="history")
+    submission_id = models.UUIDField()  # not a key: the history outlives a deleted submission
+    # The row's columns as the board query reads them (``pinned.HISTORY_COLUMNS``), as JSON.
+    row = models.JSONField()
+    # sha256 of ``row`` in canonical JSON: equal content, equal fingerprint.
+    fingerprint = models.CharField(max_length=64)
+    valid_from = models.DateTimeField()
+    valid_to = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # A pinned view: WHERE board = ? AND valid_from <= T AND (valid_to IS NULL OR valid_to > T).
+            models.Index(fields=["board", "valid_from"], name="boardrowhistory_asof_idx"),
+            # Recording a board write: WHERE board = ? AND valid_to IS NULL (the rows standing now).
+            models.Index(fields=["board", "valid_to"], name="boardrowhistory_open_idx"),
+            # Recording one update: WHERE board = ? AND submission_id IN (...) AND valid_to IS NULL.
+            models.Index(fields=["board", "submission_id"], name="boardrowhistory_entry_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.submission_id} on board {self.board_id} from {self.valid_from}"

@@ -29,7 +29,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import scoring
-from leaderboard.boards import cache
+from leaderboard.boards import cache, pinned
 from leaderboard.boards.models import Board, BoardRow, PairTest, carried_fields, row_metadata
 from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
 from leaderboard.boards.placement import (
@@ -241,10 +241,19 @@ def _stamp(board: Board, leader: BoardRow | None) -> None:
     board.scoring_version = scoring.__version__
 
 
-def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> None:
+def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool, touched: set[str] | None = None) -> None:
+    """After a board write, inside its transaction: the history, then cache and tests once it commits.
+
+    ``touched``: the only submissions whose rows may have changed (an update that kept the leader), so
+    the history compares just those; None compares every row.
+    """
+    # The history pinned views (?as_of=) read, in the same transaction as the rows.
+    pinned.record(boards, only=touched)
     if phase.revealed_at is not None:
         # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
-        boards = boards + build_private_boards(phase)
+        private = build_private_boards(phase)
+        pinned.record(private)
+        boards = boards + private
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
     if enqueue_tests and any(b.pending_tests for b in boards):
@@ -342,6 +351,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
     specs = [direction_spec(task, direction) for direction in directions_for(task)]
     stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
     boards = []
+    touched: set[str] | None = {sid}  # the submissions whose rows this update rewrote (None: every row's marks)
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
@@ -365,6 +375,8 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
             else:
                 moved = _standing(old) != _standing(leader)
             gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
+            if touched is not None:
+                touched = None if moved else touched | {str(r.submission_id) for r in [*gone, *rows]}
             BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
             p_values = _leader_p_values(spec, leader, None if moved else [r.submission_id for r in rows])
             for row in rows:
@@ -384,7 +396,7 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
             board.pending_tests = pending
             board.save()
             boards.append(board)
-        _after_commit(phase, boards, enqueue_tests)
+        _after_commit(phase, boards, enqueue_tests, touched)
     return boards
 
 

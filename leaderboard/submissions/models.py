@@ -133,6 +133,9 @@ class Submission(models.Model):
     task_id = models.CharField(max_length=255, blank=True)
     worker_host = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=20, blank=True)
+    # Whether the submitter gets the result e-mail when this scoring ends. A re-score after a truth fix
+    # clears it: each participant gets one message about the fix instead of one per submission.
+    notify_result = models.BooleanField(default=True)
     # The truth file the stored score was computed against (replacing a truth re-scores the phase).
     truth_version = models.ForeignKey(
         "challenges.TruthVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="submissions"

@@ -112,7 +112,8 @@ def send_finished(submission_id: uuid.UUID | str) -> None:
         for receiver, response in submission_scored.send_robust(sender=Submission, submission=submission):
             if isinstance(response, Exception):
                 log.error("submission_scored receiver %r failed: %r", receiver, response, exc_info=response)
-    send_result_email(submission)
+    if submission.notify_result:
+        send_result_email(submission)
 
 
 def _claimed(submission_id: uuid.UUID | str, claim_token: uuid.UUID | None) -> bool:

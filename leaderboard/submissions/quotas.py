@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from leaderboard.accounts.models import Team
 from leaderboard.accounts.verification import NOT_VERIFIED_MESSAGE
-from leaderboard.challenges.models import Phase
+from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.registration import registration_of_user, submission_refusal
 from leaderboard.submissions.models import PhaseEntry, Submission
 
@@ -41,6 +41,8 @@ class Quota:
     total_used: int
     resets_at: dt.datetime  # next UTC midnight
     who: str = "Your team"  # whose count this is, for the sentence
+    # What the limits apply to, for the sentence: a standing task's phase, or one phase of a challenge.
+    where: str = "on this task"
 
     @property
     def daily_remaining(self) -> int:
@@ -65,9 +67,9 @@ class Quota:
     def explain(self) -> str:
         """A sentence for the form when no submission is left."""
         if self.total_remaining == 0:
-            return f"{self.who} {self._have} used all {self.total_limit} submissions allowed on this task."
+            return f"{self.who} {self._have} used all {self.total_limit} submissions allowed {self.where}."
         return (
-            f"{self.who} {self._have} used all {self.daily_limit} submissions allowed today on this task; "
+            f"{self.who} {self._have} used all {self.daily_limit} submissions allowed today {self.where}; "
             f"the count resets at {self.resets_at:%Y-%m-%d %H:%M} UTC."
         )
 
@@ -226,8 +228,16 @@ def _usage(charged, phase: Phase, now: dt.datetime | None, **extra) -> Quota:
         total_limit=phase.total_limit,
         total_used=charged.count(),
         resets_at=day_start + dt.timedelta(days=1),
+        where=_where(phase),
         **extra,
     )
+
+
+def _where(phase: Phase) -> str:
+    """A per-phase quota says which phase: an organized challenge's phases each have their own."""
+    if phase.challenge.kind == Challenge.Kind.ORGANIZED:
+        return f"in the phase \u201c{phase.title}\u201d"
+    return "on this task"
 
 
 def lock(team: Team) -> None:

@@ -21,7 +21,7 @@ from tests.integration.test_submission_pipeline import mudi_with_known_errors
 from tests.scoring.test_malformed_corpus import DEFAULT_TRUTH, PREDICTION_CASES
 from tests.submissions.helpers import invalid_mudi_csv, mudi_prediction_csv, mudi_truth_csv
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # The console script's code, run from this checkout (PYTHONPATH below) rather than whatever is installed.
 CLI = [sys.executable, "-c", "from ddi_leaderboard.cli import run; run()"]
 

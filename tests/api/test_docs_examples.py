@@ -59,6 +59,7 @@ def moderation_examples(alice) -> dict[str, str]:
     return {"MODERATED_ID": str(moderated.pk), "FINAL_ID": str(chosen.pk)}
 
 
+@pytest.mark.storage
 def test_every_curl_example_answers_its_documented_status(live_server, alice, make_token, tmp_path, settings):
     require(shutil.which("curl") is not None, "curl is not installed")
     settings.API_RATE_LIMITS = {"token": "10000/minute", "upload": "10000/minute"}

@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
 from tests.api.test_schema import api_paths
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 EXAMPLES = 8
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.boards.conftest import pair_metrics, phase_for, scored
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.storage, pytest.mark.django_db]
 
 
 def ap(value: float) -> dict[str, float]:

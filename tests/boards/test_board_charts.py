@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import (
     classification_metrics,
@@ -15,6 +17,9 @@ from tests.boards.conftest import (
     scored,
     with_truth,
 )
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def chart_ids(html: str) -> list[str]:

@@ -28,6 +28,9 @@ from leaderboard.boards.spec import direction_spec, directions_for
 from leaderboard.submissions.models import Result, Submission
 from tests.boards.conftest import T0, mudi_metrics, phase_for, scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 VALUES = st.sampled_from([0.5, 0.6, 0.6, 0.7, None])
 METHODS = st.sampled_from(["A", "a ", "B"])
 

@@ -17,6 +17,9 @@ from tests.boards.conftest import (
     scored,
 )
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def methods(response) -> list[str]:
     """Method names of the table rows, top to bottom."""

@@ -20,6 +20,9 @@ from tests.boards.conftest import (
     with_truth,
 )
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def _mudi_board_of_three(alice_lab, charlie, olga):
     phase = with_truth("mudi", mudi_truth_csv())

@@ -10,7 +10,7 @@ from leaderboard.submissions.intake import Metadata, create_submission
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, with_truth
 from tests.conftest import wait_for
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def submit(phase, user, method: str, content: bytes):

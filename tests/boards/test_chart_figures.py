@@ -88,6 +88,7 @@ def test_the_same_figure_as_plotlys_graph_objects_build():
     assert ours == json.loads(theirs.to_json())
 
 
+@pytest.mark.storage
 def test_every_board_kind_renders_valid_figures(client, standing, alice_lab, charlie):
     import scoring
 

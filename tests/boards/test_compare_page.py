@@ -16,6 +16,9 @@ from tests.boards.conftest import (
     with_truth,
 )
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def subs(standing, alice_lab, charlie, olga):

@@ -9,6 +9,7 @@ from tests.boards.conftest import mudi_truth_csv, with_truth
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("url", ["/", "/benchmarks/"])
 def test_a_task_with_synthetic_labels_is_marked_with_how_to_load_real_ones(client, standing, url):
     with_truth("mudi", mudi_truth_csv())  # imported as synthetic

@@ -40,6 +40,7 @@ def _mark(html: str, submission) -> str:
     return re.search(r'<td class="mark">(.*?)</td>', row, re.S).group(1)
 
 
+@pytest.mark.storage
 def test_the_leaders_own_row_has_no_indistinguishable_mark(client, tested_board):
     leader, close, far = tested_board
     html = client.get("/tasks/mudi/").content.decode()
@@ -48,12 +49,14 @@ def test_the_leaders_own_row_has_no_indistinguishable_mark(client, tested_board)
     assert "p" in _mark(html, far) and "≈" not in _mark(html, far)
 
 
+@pytest.mark.storage
 def test_a_far_row_at_the_floor_says_p_at_most(client, tested_board):
     _, _, far = tested_board
     mark = _mark(client.get("/tasks/mudi/").content.decode(), far)
     assert "p ≤ 0.001" in mark and "p=0.001" not in mark
 
 
+@pytest.mark.storage
 def test_the_compare_charts_name_the_compared_submissions_not_the_top_methods(client, tested_board):
     leader, close, far = tested_board
     html = client.get(f"/compare/?ids={leader.pk},{close.pk},{far.pk}").content.decode()
@@ -61,12 +64,14 @@ def test_the_compare_charts_name_the_compared_submissions_not_the_top_methods(cl
     assert "Per-class F1 of the 3 compared submissions" in html
 
 
+@pytest.mark.storage
 def test_home_and_benchmarks_name_the_mudi_metric_alike(client, standing, alice_lab):
     scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))
     for page in ("/", "/benchmarks/"):
         assert "Macro F1 (direction-aware)" in client.get(page).content.decode(), page
 
 
+@pytest.mark.storage
 def test_the_profile_lists_tasks_by_name_with_the_metric_and_the_rank(client, standing, alice, alice_lab, charlie):
     phase = phase_for("mudi")
     scored(phase, charlie.personal_team, "Best", mudi_metrics(0.9))

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import REPO, save_screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def methods_in_order(page) -> list[str]:

@@ -13,6 +13,7 @@ from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, stand
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("width", [390, 1366])
 def test_a_researcher_submits_and_watches_the_status_turn_scored(page, live_server, worker_factory, alice, width):
     page.set_viewport_size({"width": width, "height": 900})

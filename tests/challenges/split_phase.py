@@ -36,8 +36,11 @@ def prediction_csv(wrong=()) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", **fields):
-    """A published organized challenge with one open MUDI phase split by a usage column, truth imported."""
+def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", truth: bytes | None = None, **fields):
+    """A published organized challenge with one open MUDI phase split by a usage column, truth imported.
+
+    ``truth`` replaces the usage-column truth (``split=...`` then says how it is split).
+    """
     from leaderboard.challenges.models import Challenge, Phase
     from leaderboard.challenges.services import import_truth
 
@@ -61,7 +64,7 @@ def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", **fields
     phase = Phase.objects.create(challenge=challenge, slug=phase_slug, **values)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "truth.csv"
-        path.write_bytes(split_truth_csv())
+        path.write_bytes(split_truth_csv() if truth is None else truth)
         import_truth(phase, path, uploaded_by=organizer, label="split test truth")
     phase.refresh_from_db()
     return phase

@@ -26,7 +26,7 @@ from django.test import Client
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, scored, with_truth
 from tests.conftest import REPO, process_env
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.storage, pytest.mark.services]
 
 BOARD_URLS = ["/tasks/mudi/leaderboard.json", "/tasks/mudi/leaderboard.json?direction=agnostic"]
 

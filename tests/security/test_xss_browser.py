@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.storage, pytest.mark.browser]
 
 # Each calls alert() if it runs, and marks any element it manages to inject.
 PAYLOADS = [

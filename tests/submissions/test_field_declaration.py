@@ -41,7 +41,7 @@ PLATFORM_COLUMNS = {
     "is_verified", "verification_note", "verification_url", "verified_at", "status", "error_kind", "error_message",
     "attempts", "claim_token", "task_id", "worker_host", "scorer_version", "truth_version", "created_at",
     "queued_at", "enqueued_at", "started_at", "finished_at", "primary_value", "report", "private_primary_value",
-    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason",
+    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason", "notify_result",
 }  # fmt: skip
 
 MODEL_FIELD = {
@@ -101,6 +101,7 @@ def test_the_model_columns_are_the_declared_fields():
     assert model_mismatches(FIELDS) == []
 
 
+@pytest.mark.storage
 def test_the_submit_page_asks_every_field_and_stores_it(client, alice, mudi_phase, sent):
     client.force_login(alice)
     page = client.get("/tasks/mudi/submit/").content.decode()
@@ -114,6 +115,7 @@ def test_the_submit_page_asks_every_field_and_stores_it(client, alice, mudi_phas
         assert getattr(submission, f.column_name) == submission_fields.stored_value(f, sample(f)), f.name
 
 
+@pytest.mark.storage
 def test_the_submission_page_shows_every_method_field(client, alice, mudi_phase, sent):
     client.force_login(alice)
     data = post_data(alice.personal_team, **{f.name: sample(f) for f in FIELDS})
@@ -132,6 +134,7 @@ def test_the_submission_page_shows_every_method_field(client, alice, mudi_phase,
             assert f'id="{f.name.replace("_", "-")}"' in page, f.name
 
 
+@pytest.mark.storage
 def test_a_resubmission_starts_from_the_remembered_fields(client, alice, mudi_phase, sent):
     client.force_login(alice)
     data = post_data(alice.personal_team, **{f.name: sample(f) for f in FIELDS})
@@ -143,6 +146,7 @@ def test_a_resubmission_starts_from_the_remembered_fields(client, alice, mudi_ph
         assert (str(shown) == sample(f)) is f.remembered, (f.name, shown)
 
 
+@pytest.mark.storage
 def test_the_api_takes_and_returns_every_field(client, alice, make_token, mudi_phase, sent):  # noqa: F811
     data = {f.name: sample(f) for f in FIELDS}
     data.update(modalities=["graph"], file=as_post_file(mudi_prediction_csv()))
@@ -155,6 +159,7 @@ def test_the_api_takes_and_returns_every_field(client, alice, make_token, mudi_p
     assert {f.name: again[f.name] for f in FIELDS} == {f.name: body[f.name] for f in FIELDS}
 
 
+@pytest.mark.storage
 def test_a_field_an_api_upload_leaves_out_takes_its_default(client, alice, make_token, mudi_phase, sent):  # noqa: F811
     """Not said: empty, or the declared default of a flag or a choice that has one."""
     data = {"method_name": "Bare", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
@@ -296,6 +301,7 @@ def csv_text(value) -> str:
     return "" if value is None else str(value)
 
 
+@pytest.mark.storage
 def test_the_exports_carry_every_exported_field(client, standing, alice_lab):  # noqa: F811
     columns = {f.column_name: submission_fields.stored_value(f, sample(f)) for f in FIELDS}
     columns["is_public"] = True  # on the public board
@@ -314,6 +320,7 @@ def test_the_exports_carry_every_exported_field(client, standing, alice_lab):  #
         assert row[f.export] == csv_text(shown), f.name
 
 
+@pytest.mark.storage
 def test_boards_filter_on_every_filtered_field(client, standing, alice_lab, charlie):  # noqa: F811
     phase = phase_for("mudi")
     said = {f.column_name: submission_fields.stored_value(f, sample(f)) for f in FIELDS if f.board_filter}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv, post_data
+
+# It saves or reads files through the site's storages (CI runs it against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_the_mudi_submit_page_says_every_pair_and_what_to_write_for_one_not_scored(client, alice, mudi_phase):

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.submissions.helpers import make_submission, score_now
+
+# It saves or reads files through the site's storages (CI runs it against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_scored_mudi_submission_shows_per_class_counts_as_whole_numbers(client, alice, mudi_phase, sent):

@@ -14,6 +14,9 @@ from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import submission_scored
 from tests.submissions.helpers import invalid_mudi_csv, make_submission, mudi_truth_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def run(submission, **kwargs) -> str:
     return tasks.score_submission.apply(args=[str(submission.pk)], kwargs=kwargs).get()

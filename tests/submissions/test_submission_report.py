@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.boards.recompute import recompute_phase
 from tests.submissions.helpers import make_submission, score_now
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_the_report_of_a_scored_submission_has_its_rank_link_metrics_and_charts(client, public_scored):
