@@ -136,6 +136,8 @@ MIDDLEWARE = [
     # After authentication (it counts per user), before any view parses a body.
     "leaderboard.submissions.uploads.UploadSlotsMiddleware",
     "leaderboard.errors.RefuseNulCharactersMiddleware",
+    # The API's RateLimit-* headers, from what its throttle counted for the request.
+    "leaderboard.api.throttling.RateLimitHeadersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
@@ -425,7 +427,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["leaderboard.api.throttling.TokenRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "leaderboard.api.openapi.ApiSchema",
     "EXCEPTION_HANDLER": "leaderboard.api.problems.handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -453,7 +455,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "leaderboard.api.schemas.add_problem_responses",
+        "leaderboard.api.openapi.add_problem_responses",
         "leaderboard.api.schemas.link_the_guide",
     ],
 }

@@ -4,6 +4,7 @@ from django.urls import include, path
 from leaderboard import views
 
 # The site's own error pages; under DEBUG, leaderboard.errors.SiteErrorPagesMiddleware uses them too.
+handler400 = "leaderboard.errors.bad_request"
 handler403 = "leaderboard.errors.permission_denied"
 handler404 = "leaderboard.errors.page_not_found"
 handler500 = "leaderboard.errors.server_error"

@@ -81,6 +81,7 @@ class DeclarationSerializer(s.Serializer):
     label = s.CharField()
     help = s.CharField(allow_blank=True)
     choices = s.ListField(child=s.CharField(), allow_null=True)
+    required = s.BooleanField(help_text="an upload without this declaration is refused (422)")
 
 
 class TaskSerializer(s.Serializer):
@@ -130,7 +131,10 @@ class PhaseSerializer(s.Serializer):
     total_limit = s.IntegerField()
     board_mode = s.CharField()
     quota = QuotaSerializer(many=True, allow_null=True, help_text="your teams' quota; null without a token")
-    links = s.DictField(child=s.CharField())
+    links = s.DictField(
+        child=s.CharField(allow_null=True),
+        help_text="self, leaderboard, submissions, preflight; inputs and example (null until offered)",
+    )
 
 
 class ChallengeSerializer(s.Serializer):
@@ -168,7 +172,9 @@ class LeaderboardSerializer(PageSerializer):
     columns = s.ListField(child=s.CharField())
     rows = s.ListField(
         child=s.DictField(),
-        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric)",
+        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric); "
+        "as in the CSV, published results sit where they would rank, unranked (rank null, source "
+        "'reported in <paper>, Table N'); ?published=0 leaves them out",
     )
 
 
@@ -278,34 +284,18 @@ class TruthSerializer(s.Serializer):
 
 
 class VisibilitySerializer(s.Serializer):
-    visibility = s.ChoiceField(choices=["public", "private"])
+    # Optional, as PATCH is partial: a body without it changes nothing and answers the submission as it is.
+    visibility = s.ChoiceField(choices=["public", "private"], required=False)
 
 
-def add_problem_responses(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every operation may answer a problem document (4xx, 5xx)."""
-    problem = {
-        "description": "An error: an RFC 9457 problem document (docs/api.md lists the types).",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
-    }
-    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = {
-        "type": "object",
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "detail": {"type": "string"},
-            "errors": {"type": "array", "items": {"type": "object"}},
-        },
-        "required": ["type", "title", "status", "detail"],
-    }
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            responses = operation.setdefault("responses", {})
-            for code in list(responses):
-                if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
-                    responses[code] = problem
-            responses.setdefault("default", problem)
-    return result
+class PreflightSerializer(s.Serializer):
+    accepts = s.BooleanField(help_text="always true: a refusal is a problem document instead")
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    quota = QuotaSerializer()
+    max_bytes = s.IntegerField(help_text="the largest file an upload takes")
 
 
 def link_the_guide(result, generator, request, public):

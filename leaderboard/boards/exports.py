@@ -171,9 +171,10 @@ def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
     return out
 
 
-def _export_data(
+def export_data(
     spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]], private: bool = False
 ) -> dict:
+    """An export row of a board row or of a published result (``{"published_entry": entry}``)."""
     if "published_entry" in row:
         return published_export_row(row["published_entry"], metric_keys)
     return export_row(spec, row, sort, metric_keys, private)
@@ -230,7 +231,7 @@ def csv_chunks(
         [truth["sha256"], truth["version"] or "", "yes" if truth["synthetic"] else "no"] if truth else ["", "", ""]
     )
     for i, row in enumerate(rows, start=1):
-        data = _export_data(spec, row, controls.sort, metric_keys, private)
+        data = export_data(spec, row, controls.sort, metric_keys, private)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
@@ -330,7 +331,7 @@ def json_chunks(
     )
     parts = [head]
     for i, row in enumerate(itertools.chain([first], rows)):
-        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys, private), indent=1, default=str)
+        text = json.dumps(export_data(spec, row, controls.sort, metric_keys, private), indent=1, default=str)
         parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
         if len(parts) >= CHUNK_ROWS:
             yield "".join(parts)

@@ -26,7 +26,7 @@ import pandas as pd
 from django.apps import apps
 from django.conf import settings
 
-from leaderboard.boards.charts import label, plotted_points, points_trace
+from leaderboard.boards.charts import label, plotted_points, points_trace, unit_square
 from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.formatting import metric_text
@@ -105,9 +105,11 @@ def direction_scatter(spec: Any, rows: list[dict]) -> dict | None:
     if not points:
         return None
     fig = figure(points_trace(points, "aware", "agnostic"))
+    shared, diagonal = unit_square(points)
     fig.update_layout(
-        xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
-        yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
+        xaxis={"title": "direction-aware macro F1", "range": shared},
+        yaxis={"title": "direction-agnostic macro F1", "range": shared},
+        shapes=[diagonal],
         showlegend=False,
     )
     return chart(

@@ -21,7 +21,7 @@ from leaderboard import docpages
 from leaderboard.boards.charts import TOP_METHODS, label
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, Section, SiteKind, register
-from leaderboard.submissions.charts import chart, figure, short, trace
+from leaderboard.submissions.charts import UNIT_RANGE, chart, figure, short, trace
 from leaderboard.submissions.models import Submission
 from scoring.keys import context_key
 from scoring.kinds import pair as scoring_pair
@@ -82,7 +82,7 @@ def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], 
             for name, values, _ in entries
         ]
     )
-    fig.update_layout(yaxis={"title": "AUROC per context", "range": [0, 1.02]}, showlegend=False)
+    fig.update_layout(yaxis={"title": "AUROC per context", "range": UNIT_RANGE}, showlegend=False)
     table = [
         [name, len(values), min(values), float(np.median(values)), max(values), one_class]
         for name, values, one_class in entries
@@ -130,12 +130,16 @@ def per_context(report: dict) -> dict | None:
                 "<extra></extra>",
             )
         )
-        fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
+        fig.update_layout(yaxis={"title": "AUROC", "range": UNIT_RANGE}, xaxis={"title": "context"}, showlegend=False)
     else:
         fig = figure(
             trace("histogram", x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025})
         )
-        fig.update_layout(xaxis={"title": "AUROC", "range": [0, 1]}, yaxis={"title": "contexts"}, showlegend=False)
+        fig.update_layout(
+            xaxis={"title": "AUROC", "range": UNIT_RANGE},
+            yaxis={"title": "contexts", "rangemode": "tozero"},
+            showlegend=False,
+        )
     rows = [[c["context"], c["auroc"], c["n_splits"], c["n_rows"], c["n_positive"]] for c in contexts]
     notes = [f"{len(contexts)} contexts have an AUROC (the mean over the splits where they have both classes)."]
     if report.get("per_context_truncated"):
@@ -176,7 +180,7 @@ def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
         ]
     )
     fig.update_layout(
-        xaxis={"title": "AUROC", "range": [0, 1]},
+        xaxis={"title": "AUROC", "range": UNIT_RANGE},
         yaxis={"autorange": "reversed", "automargin": True},
         height=160 + 26 * len(shown),
     )

@@ -210,10 +210,12 @@ class SubmissionForm(forms.Form):
                     help_text=declaration.help,
                     choices=[(c, c) for c in declaration.choices],
                     widget=forms.CheckboxSelectMultiple,
+                    required=declaration.required,
                 )
             else:
                 # No default: the submitter must answer explicitly (DrugbankDDI's context features leak the label).
                 self.fields[name] = _yes_no_field(declaration.label, declaration.help)
+                self.fields[name].required = declaration.required
         for f in submission_fields.FIELDS:  # the page's order, so the error summary follows it
             if not f.describes_method:
                 self.fields[f.name] = self.fields.pop(f.name)

@@ -5,8 +5,9 @@
 // each chart is drawn when it does, so the table above is usable at once. ?charts=eager (or
 // window.chartsEager, or a browser without IntersectionObserver) draws every chart at load;
 // bench/charts.py times both.
-// On small screens the mode bar is hidden (it would cover the title) and a chart with a
-// legend below it grows by one line per entry, so the legend stays inside its card.
+// On small screens the mode bar is hidden (it would cover the title). The legend sits above the
+// plot, under the title: the top margin and the height grow by one line per row of entries, so
+// the legend meets neither the title nor the plot, and the plot keeps its size.
 (function () {
   "use strict";
 
@@ -18,6 +19,20 @@
     return (figure.data || []).filter(function (trace) {
       return trace.showlegend !== false && trace.name && trace.type !== "heatmap";
     }).length;
+  }
+
+  // An axis labelled by an explicit tick list (long class names cut server-side) is not thinned by
+  // plotly: keep every k-th label so slanted labels do not overprint (hover still names each cell).
+  function thinTicks(layout, most) {
+    Object.keys(layout).forEach(function (key) {
+      var axis = layout[key];
+      if (!/^xaxis\d*$/.test(key) || !axis || axis.tickmode !== "array" || !axis.tickvals) { return; }
+      var step = Math.ceil(axis.tickvals.length / most);
+      if (step < 2) { return; }
+      var keep = function (_, i) { return i % step === 0; };
+      axis.tickvals = axis.tickvals.filter(keep);
+      axis.ticktext = (axis.ticktext || []).filter(keep);
+    });
   }
 
   // Plotly titles do not wrap: break a long one into lines of about ``width`` characters.
@@ -62,11 +77,8 @@
     var layout = figure.layout || {};
     var small = window.matchMedia && window.matchMedia(SMALL).matches;
     var entries = legendEntries(figure);
-    if (entries > 1) {
-      // A horizontal legend below the plot: about one line per 2 entries on a phone, per 4 on a desktop.
-      var legendLines = Math.ceil(entries / (small ? 2 : 4));
-      layout.height = (layout.height || 380) + 24 * legendLines;
-    }
+    var legendLines = entries > 1 ? Math.ceil(entries / (small ? 2 : 4)) : 0;
+    thinTicks(layout, small ? 8 : 30);
     if (small) {
       layout.margin = Object.assign({}, layout.margin || {}, { l: 50, r: 10 });
       var title = Object.assign({}, layout.title || {}, { font: { size: 14 } });
@@ -81,6 +93,12 @@
         title.pad = { t: 10 * lines.length };
       }
       layout.title = title;
+    }
+    if (legendLines) {
+      // About one row per 2 entries on a phone, per 4 on a desktop, 22 px a row.
+      layout.margin = Object.assign({}, layout.margin || {});
+      layout.margin.t = (layout.margin.t || 70) + 22 * legendLines;
+      layout.height = (layout.height || 380) + 22 * legendLines;
     }
     if (layout.height) { element.style.minHeight = layout.height + "px"; }
     var config = { responsive: true, displaylogo: false, displayModeBar: small ? false : "hover" };

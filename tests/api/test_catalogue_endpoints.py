@@ -33,7 +33,7 @@ def test_a_task_detail_and_an_unknown_task(client, db):
         "type": "/api/v1/problems/not-found",
         "title": "Not found",
         "status": 404,
-        "detail": "No task 'no-such-task'.",
+        "detail": "No task 'no-such-task'; valid tasks: " + ", ".join(scoring.TASKS) + ".",
     }
 
 

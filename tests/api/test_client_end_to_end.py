@@ -74,7 +74,7 @@ def test_login_stores_the_token_0600_and_a_bad_token_exits_3(live_server, alice,
     assert done.returncode == 0, done.stderr
     saved = Path(home["XDG_CONFIG_HOME"]) / "ddi-leaderboard" / "config.json"
     assert stat.S_IMODE(saved.stat().st_mode) == 0o600
-    assert json.loads(saved.read_text()) == {"url": live_server.url, "token": token}
+    assert json.loads(saved.read_text()) == {"url": live_server.url, "sites": {live_server.url: token}}
     bad = run_cli(home, "--url", live_server.url, "login", "--token", "ddi_wrong")
     assert bad.returncode == 3
     assert "This token does not exist." in bad.stderr and "Traceback" not in bad.stderr

@@ -37,7 +37,8 @@ def test_the_doc_has_an_example_for_every_endpoint():
                  "/api/v1/submissions?", "-X PATCH", "inputs.csv", "example.csv", "If-None-Match",
                  "/phases/test/truth", "/api/v1/challenges/mudi-2027/rerun", "/moderation",
                  "/teams/alice-lab/disqualify", "/api/v1/challenges/mudi-2027/export.csv", "/final",
-                 "/phases/test/reveal"):  # fmt: skip
+                 "/phases/test/reveal", "/submissions/preflight",
+                 "/file", "/registration"):  # fmt: skip
         assert path in text, path
 
 

@@ -14,6 +14,9 @@ from leaderboard.literature.models import PublishedResult
 from leaderboard.submissions.models import Submission
 from tests.boards.conftest import mudi_metrics, phase_for, scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 ATOM = "{http://www.w3.org/2005/Atom}"
 SVG = "{http://www.w3.org/2000/svg}"
 START = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)

@@ -29,6 +29,9 @@ from leaderboard.submissions.models import Submission
 from tests.boards.conftest import pair_metrics, phase_for, scored
 from tests.boards.test_board_incremental import apply, hide_op, rerun_op, rescore_op, score_op
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 START = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 moderate_op = st.tuples(st.just("hide"), st.integers(0, 20))
 HISTORY = st.lists(st.one_of(score_op, score_op, hide_op, moderate_op, rescore_op, rerun_op), min_size=1, max_size=10)

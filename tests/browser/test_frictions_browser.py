@@ -10,7 +10,7 @@ from tests.boards.conftest import pair_metrics, phase_for, scored
 from tests.conftest import PASSWORD
 from tests.submissions.helpers import make_submission, mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.storage]
 
 
 def log_in(page, username: str) -> None:

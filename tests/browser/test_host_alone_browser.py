@@ -25,7 +25,7 @@ from tests.conftest import PASSWORD, wait_for
 from tests.organize.test_class_groups import TRUTH as USPTO_TRUTH
 from tests.submissions.helpers import make_submission, mudi_prediction_csv, mudi_truth_csv
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.storage]
 
 
 @pytest.fixture

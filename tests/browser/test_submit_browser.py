@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.conftest import PASSWORD, save_screenshot, viewport_screenshot
 from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow, pytest.mark.storage]
 
 
 @pytest.mark.storage

@@ -3,6 +3,7 @@ the challenge and the phase."""
 
 from __future__ import annotations
 
+import pytest
 from django.core import mail
 from django.db import transaction
 
@@ -11,6 +12,9 @@ from leaderboard.organize.services import rescore_phase
 from leaderboard.submissions import outcomes, runs
 from leaderboard.submissions.models import Submission
 from tests.challenges.split_phase import make_split_phase, split_truth_csv, submit_scored
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def score_queued_as_the_worker_does(capture) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from pytest_django.asserts import assertContains, assertNotContains
 
 from tests.api.helpers import bearer
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, as_post_file, mudi_truth_csv, standing_phase_with_truth
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 URL = "/challenges/mudi-2027/manage/phases/development/truth/"
 

@@ -114,6 +114,11 @@ RULES = [
     Rule("api:submission-final", API_NOT_POSTABLE, (401, DONE, 404, 404, 403, 403), "the team only"),
     Rule("api:phase-reveal", API_NOT_POSTABLE, API_ORGANIZER_WRITE, "organizers reveal"),
     Rule("api:submissions", API_TOKEN_READ, API_NOT_POSTABLE, "a token's own submissions"),
+    # Client lane (issue 22): the pre-flight answers each role's own refusal (not registered, quota), the
+    # registration its status, the uploaded file only the team, staff and organizers, as the page's file.
+    Rule("api:*-preflight", (401,) + (NO_ERROR,) * 5, API_NOT_POSTABLE, "a token's own answer, never a 5xx"),
+    Rule("api:challenge-registration", API_TOKEN_READ, API_TOKEN_WRITE, "register or see your registration"),
+    Rule("api:submission-file", (401, OK, 404, 404, OK, OK), API_NOT_POSTABLE, "the team's file, with a token"),
     Rule("api:submission", PRIVATE_SUBMISSION, NOT_POSTABLE, "private objects of others are 404; PATCH edits"),
     Rule("api:problem-type", PUBLIC, PUBLIC, "a problem type's documentation, any method"),
     Rule("api:<*>", (404,) * 6, (404,) * 6, "an unknown API path is a 404 problem", put=(404,) * 6),

@@ -197,6 +197,8 @@ class Recorder(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path.endswith("/inputs.csv"):
             return httpx.Response(200, content=b"Drug1,Drug2\n" + _inputs())
+        if request.url.path.endswith("/preflight"):
+            return httpx.Response(200, json={"accepts": True})
         self.body = request.read()
         return httpx.Response(202, json={"id": "0b9e", "status": "queued", "url": "http://testserver/s/0b9e/"})
 
@@ -226,9 +228,11 @@ def test_client_submit_sends_every_field(tmp_path):
     recorder = Recorder()
     path = tmp_path / "predictions.csv"
     path.write_bytes(mudi_prediction_csv())
-    client = Client("http://testserver", "ddi_x", transport=recorder)
-    client.submit("mudi", path, inputs=_write_inputs(tmp_path), **{f.keyword_name: keyword_value(f) for f in FIELDS})
-    assert {name: values[0] for name, values in recorder.sent().items()} == {f.name: sample(f) for f in FIELDS}
+    client = Client("http://localhost", "ddi_x", transport=recorder)
+    fields = {f.keyword_name: keyword_value(f) for f in FIELDS}
+    client.submit("mudi", path, inputs=_write_inputs(tmp_path), declarations={"modalities": "graph"}, **fields)
+    sent = {name: values[0] for name, values in recorder.sent().items()}
+    assert sent == {**{f.name: sample(f) for f in FIELDS}, "modalities": "graph"}
 
 
 def _write_inputs(tmp_path: Path) -> Path:
@@ -244,7 +248,7 @@ def test_client_submit_names_every_field_in_its_signature_and_refuses_unknown_on
     for f in FIELDS:
         assert f.keyword_name in parameters, f.name
         assert (parameters[f.keyword_name].default is inspect.Parameter.empty) is f.required
-    client = Client("http://testserver", "ddi_x", transport=Recorder())
+    client = Client("http://localhost", "ddi_x", transport=Recorder())
     with pytest.raises(TypeError, match="model_familly"):
         client.submit("mudi", tmp_path / "p.csv", method="x", model_familly="gnn")
     with pytest.raises(TypeError, match="'method'"):
@@ -269,7 +273,8 @@ def test_the_submit_command_sends_every_field(tmp_path, monkeypatch):
     path.write_bytes(mudi_prediction_csv())
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(cli, "Client", lambda url, token: Client(url, token, transport=recorder))
-    args = ["--url", "http://testserver", "--token", "ddi_x", "submit", "mudi", str(path)]
+    args = ["--url", "http://localhost", "--token", "ddi_x", "submit", "mudi", str(path)]
+    args += ["--declare", "modalities=graph"]
     for f in FIELDS:
         args += command_line(f, tmp_path)
     result = CliRunner().invoke(cli.cli, args, catch_exceptions=False)
