@@ -127,7 +127,7 @@ def build(
                 source=source,
                 values=cells,
                 spread=row.get("primary_spread", "") if is_ours else "",
-                indistinguishable=is_ours and bool(row["tied_with_leader"]) and not row["is_leader"],
+                indistinguishable=is_ours and bool(row["tied_with_leader"]),
             )
         )
     caption = _caption(spec, metrics, top, total, moment, permalink, digest, controls)

@@ -13,6 +13,9 @@ from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.storage import private_storage
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, pair_metrics, phase_for, scored, with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def files_refused(monkeypatch):

@@ -12,6 +12,9 @@ from scoring import replicates as stats
 from scoring.significance import paired_bootstrap
 from tests.submissions.helpers import make_submission, mudi_prediction_csv, mudi_truth_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def run(submission) -> str:
     return tasks.score_submission.apply(args=[str(submission.pk)]).get()
