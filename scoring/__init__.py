@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scoring import longtail
-    from scoring.api import Score, align, load_truth, score_files, validate_truth
+    from scoring.api import Score, align, align_counted, load_truth, score_aligned, score_files, validate_truth
     from scoring.errors import Problem, ScoringError
     from scoring.kinds import kind_of
     from scoring.readers import Limits
     from scoring.registry import FAMILIES, TASKS, get_task, split_sibling
-    from scoring.splits import Split, SplitSpec, load_split_truth, score_parts
+    from scoring.splits import Split, SplitSpec, load_split_truth, score_parts, score_parts_aligned
     from scoring.truth import (
         make_chemicalx_truth,
         synthetic_truth,
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 _HOMES = {
     "Score": "scoring.api",
     "align": "scoring.api",
+    "align_counted": "scoring.api",
+    "score_aligned": "scoring.api",
     "load_truth": "scoring.api",
     "score_files": "scoring.api",
     "validate_truth": "scoring.api",
@@ -54,6 +56,7 @@ _HOMES = {
     "SplitSpec": "scoring.splits",
     "load_split_truth": "scoring.splits",
     "score_parts": "scoring.splits",
+    "score_parts_aligned": "scoring.splits",
     "make_chemicalx_truth": "scoring.truth",
     "synthetic_truth": "scoring.truth",
     "test_inputs": "scoring.truth",
@@ -88,14 +91,17 @@ __all__ = [
     "SplitSpec",
     "__version__",
     "align",
+    "align_counted",
     "get_task",
     "kind_of",
     "load_split_truth",
     "load_truth",
     "longtail",
     "make_chemicalx_truth",
+    "score_aligned",
     "score_files",
     "score_parts",
+    "score_parts_aligned",
     "split_sibling",
     "synthetic_truth",
     "test_inputs",

@@ -450,6 +450,18 @@ def score_parts(
     truth, or a SplitSpec (then a usage spec needs the truth as a source). The
     ``all`` Score equals ``score_files`` on the same files. Raises ScoringError.
     """
+    return score_parts_aligned(task, truth, pred, split, limits=limits)[0]
+
+
+def score_parts_aligned(
+    task: str | Task,
+    truth: Source | Truth,
+    pred: Source,
+    split: Split | SplitSpec,
+    *,
+    limits: Limits | dict[str, Any] | None = None,
+) -> tuple[dict[str, Score], Aligned]:
+    """``score_parts``, with the prediction aligned to the public rows (what stored replicates resample)."""
     task = resolve_task(task)
     if isinstance(split, SplitSpec):
         if isinstance(truth, Truth):
@@ -461,10 +473,11 @@ def score_parts(
     _check_split_fits(task, truth, split)
     aligned, n_rows = align_table(task, truth, read_prediction(task, pred, _limits(limits)))
     scores = {ALL: score_aligned(task, aligned, n_rows)}
+    cuts = {}
     for part in (PUBLIC, PRIVATE):
-        cut, part_rows = restrict(aligned, split, part)
-        scores[part] = score_aligned(task, cut, part_rows)
-    return {part: scores[part] for part in PARTS}
+        cuts[part], part_rows = restrict(aligned, split, part)
+        scores[part] = score_aligned(task, cuts[part], part_rows)
+    return {part: scores[part] for part in PARTS}, cuts[PUBLIC]
 
 
 __all__ = [

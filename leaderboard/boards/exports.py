@@ -18,7 +18,8 @@ import scoring
 from leaderboard.boards import published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
-from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified, significance_text
+from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified
+from leaderboard.boards.verdicts import rule_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
@@ -69,7 +70,9 @@ def describe_metric(task, key: str) -> dict:
 
 
 # The row's place on the board, before the method fields.
-PLACE_COLUMNS = ("rank", "position", "indistinguishable_from_leader", "p_value_vs_leader")
+PLACE_COLUMNS = (
+    "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "interval_low", "interval_high",
+)  # fmt: skip
 # Who and when, and the platform's own marks, after the method fields.
 ENTRY_COLUMNS = ("team", "submission_id", "submission_url", "submitted_at", "baseline", "verified", "source",
                  "declarations")  # fmt: skip
@@ -125,13 +128,18 @@ def export_row(
     """One row as {column: value}; the rank is the rank of the current sort."""
     rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
-    untested = spec.significance == "bootstrap" and row["p_value"] is None and not mark
+    # A row without a reach has no stored statistics (no replicates or seed values): it was not tested.
+    untested = row.get("reach") is None and row["p_value"] is None and not mark
     out = {
         "rank": rank,
         "position": row["position"],
-        # None: unranked, or the bootstrap against the leader has not run yet.
+        # None: unranked, or no stored statistics to test the row with. The p-value is given for the
+        # rows within reach of the leader; the rows beyond reach are told apart by the bound alone.
         "indistinguishable_from_leader": None if row["rank"] is None or untested else mark,
         "p_value_vs_leader": _number(row["p_value"]),
+        # The 95% interval of the ranking metric (bootstrap percentile, or t-interval over seeds).
+        "interval_low": _number(row.get("low")),
+        "interval_high": _number(row.get("high")),
         **_field_values(row),
         "team": row["team_name"],
         "submission_id": str(row["submission_id"]),
@@ -292,7 +300,7 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
             "tiebreak": [{"metric": key, "higher_is_better": better} for key, better in spec.tiebreak],
             "then": ["earlier submission", "submission id"],
             "significance": spec.significance,
-            "significance_rule": significance_text(spec.significance, task),
+            "significance_rule": rule_text(spec),
         },
         "truth": truth_of(board) if board.pk else None,
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,

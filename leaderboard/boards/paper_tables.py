@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from leaderboard.boards import published
 from leaderboard.boards.present import present_row
-from leaderboard.boards.spec import DirectionSpec, directions_for, significance_text
+from leaderboard.boards.spec import DirectionSpec, directions_for
+from leaderboard.boards.verdicts import rule_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.formatting import MISSING
 
@@ -126,7 +127,7 @@ def build(
                 source=source,
                 values=cells,
                 spread=row.get("primary_spread", "") if is_ours else "",
-                indistinguishable=is_ours and bool(row["tied_with_leader"]) and not row["is_leader"],
+                indistinguishable=is_ours and bool(row["tied_with_leader"]),
             )
         )
     caption = _caption(spec, metrics, top, total, moment, permalink, digest, controls)
@@ -153,10 +154,7 @@ def _caption(spec, metrics, top, total, moment, permalink, digest, controls) -> 
         + ".",
         "Bold: the best value of each column.",
     ]
-    rule = significance_text(spec.significance, task).replace("≈", "†", 1)
-    if "correct" not in rule.lower():
-        rule += " Each entry is compared with the leader alone, with no correction for multiple comparisons."
-    parts.append(rule)
+    parts.append(rule_text(spec).replace("≈", "†", 1))
     if published.shown(controls) and published.entries(spec):
         parts.append(
             "Rows without a rank are results reported in the benchmark's papers, placed where they would rank."

@@ -224,7 +224,8 @@ def select_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids:
 ROW_COLUMNS = (
     "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
     "uses_external_data", "paper_url", "code_url", "declarations", "metadata", "value", "spread", "n_seeds",
-    "tied_with_leader", "p_value", "metrics", "quality", "tail", "tags", "public_rank", "public_value",
+    "tied_with_leader", "p_value", "low", "high", "reach", "metrics", "quality", "tail", "tags", "public_rank",
+    "public_value",
 )  # fmt: skip
 
 

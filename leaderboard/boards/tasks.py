@@ -1,4 +1,4 @@
-"""Celery tasks of the boards: one board update per changed submission, and the bootstrap tests.
+"""Celery tasks of the boards: one board update per changed submission (marks and intervals included).
 
 Both take ids and are enqueued after the commit that changed the data
 (``enqueue_update``), so no web request ranks anything.
@@ -11,9 +11,8 @@ import logging
 from celery import shared_task
 from django.db import transaction
 
-from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
 from leaderboard.boards.matrix import enqueue_stale
-from leaderboard.boards.recompute import recompute_phase, run_board_tests, update_board  # noqa: F401 (registers it)
+from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)

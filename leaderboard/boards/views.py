@@ -1,8 +1,8 @@
 """Leaderboard pages: /benchmarks/, /tasks/<slug>/ and its exports, /datasets/..., /compare/.
 
 Everything here reads precomputed rows (``leaderboard.boards.recompute``);
-nothing ranks per request except the compare page's on-demand bootstrap, whose
-result is cached in ``PairTest``.
+nothing ranks per request, and the compare page's paired tests read stored
+statistics (``leaderboard.boards.verdicts``), never a prediction file.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from leaderboard.boards.spec import (
     direction_spec,
     directions_for,
     filters_for,
-    significance_text,
 )
+from leaderboard.boards.verdicts import rule_text
 from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
@@ -453,7 +453,7 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         "live_query": controls.query(as_of=""),
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
-        "significance_text": significance_text(spec.significance, task),
+        "significance_text": rule_text(spec),
         "metric_name": task.metric(spec.metric).name,
         "sort_label": _sort_label(spec, controls.sort),
         "tiebreak_names": [task.metric(key).name for key, _ in spec.tiebreak],

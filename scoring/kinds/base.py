@@ -49,6 +49,10 @@ def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
     return ()
 
 
+def _primary_only(task: Task) -> tuple[str, ...]:
+    return (task.primary,)
+
+
 def classes_in_turn(task: Task, n: int) -> np.ndarray:
     """``n`` placeholder labels: the task's classes in turn (zeros for a task without classes: numeric labels)."""
     if not task.classes:
@@ -86,6 +90,7 @@ class Kind:
     must equal a metric's key or name); ``published_checks`` lists the paper's
     own definitions a published entry's values break. ``class_groups`` says that
     a truth may carry long-tailed class groups (``scoring.longtail``).
+    ``ranking_metrics`` are the metrics the task's board views rank by.
     ``rules`` are the file rules the submit page states up front (plain sentences,
     `code` in backticks); the refusals of the validation say how to fix each.
     """
@@ -108,6 +113,8 @@ class Kind:
     published_key: Callable[[str, str], str] | None = None
     published_checks: Callable[[dict[str, float]], list[str]] = _no_checks
     class_groups: bool = False
+    # The metrics a board of the task ranks by (one per setting): what stored replicates are kept for.
+    ranking_metrics: Callable[[Task], tuple[str, ...]] = _primary_only
     rules: tuple[str, ...] = KEYED_RULES
 
 

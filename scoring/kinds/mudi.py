@@ -147,6 +147,7 @@ KIND = register(
         bootstrap=significance.unit_bootstrap(significance.mudi_units),
         derived_metric=derived_metric,
         settings=keys.MUDI_SETTINGS,
+        ranking_metrics=lambda task: tuple(keys.mudi_key(setting, "macro", "f1") for setting in keys.MUDI_SETTINGS),
         class_f1_keys=class_f1_keys,
         extra_labels=("No Interaction",),
         rules=(

@@ -75,7 +75,7 @@ def test_the_board_keeps_the_first_score_for_a_small_gain_in_both_update_paths(l
     assert better.primary_value > first.primary_value
     assert better.primary_value - first.primary_value <= 0.5
     assert shown_submission(ladder_phase) == [str(first.pk)]  # the incremental update
-    recompute_phase(ladder_phase, enqueue_tests=False)
+    recompute_phase(ladder_phase)
     assert shown_submission(ladder_phase) == [str(first.pk)]  # the rebuild agrees
 
 

@@ -37,12 +37,16 @@ def clock(monkeypatch):
 
 @pytest.fixture
 def twosides(standing, alice_lab, charlie, clock):
-    """Three ChemicalX entries: Best 0.8 ± 0.05, Close 0.78 ± 0.05 (overlaps: indistinguishable), Far 0.6 ± 0.01."""
+    """Three ChemicalX entries: Best 0.8 ± 0.05, Close 0.78 ± 0.05 (its splits go the other way, so the paired
+    test over splits cannot tell it from Best), Far 0.6 ± 0.01 (told apart)."""
     phase = phase_for("chemicalx-twosides")
     clock["now"] = START + dt.timedelta(hours=1)
     scored(phase, alice_lab, "Best", pair_metrics(0.8, 0.05, aupr=0.7))
     clock["now"] = START + dt.timedelta(hours=2)
-    scored(phase, charlie.personal_team, "Close", pair_metrics(0.78, 0.05, aupr=0.75), minutes=1)
+    close = pair_metrics(0.78, 0.05, aupr=0.75)
+    for seed in range(10):  # the other phase of the alternation: paired differences of 0.02 +- 0.1
+        close[f"seed/{seed}/auroc"] = 0.78 + (-0.05 if seed % 2 else 0.05)
+    scored(phase, charlie.personal_team, "Close", close, minutes=1)
     scored(phase, charlie.personal_team, "Far & away_1", pair_metrics(0.6, 0.01, aupr=0.7), minutes=2)
     clock["now"] = START + dt.timedelta(hours=3)
     return phase
@@ -98,7 +102,8 @@ def test_the_latex_table_parses_and_its_numbers_are_the_boards(client, twosides)
     assert numbers(body[0][3]) == [metric_text(0.8), metric_text(0.05)]
     assert numbers(body[1][3]) == [metric_text(0.78), metric_text(0.05)]
     assert numbers(body[2][4]) == [metric_text(0.7)]
-    assert "†" in body[1][3] and "†" not in body[0][3] and "†" not in body[2][3]
+    # The leader is marked, as the board marks it; Close is not told apart from it, Far is.
+    assert "†" in body[0][3] and "†" in body[1][3] and "†" not in body[2][3]
     assert r"\textbf{0.8000 $\pm$ 0.0500}" in text  # the best AUROC, with its spread
     assert r"\textbf{0.7500}" in text  # the best AUPR is Close's
     caption = next(n for n in table.nodelist if isinstance(n, LatexMacroNode) and n.macroname == "caption")
@@ -111,7 +116,7 @@ def test_the_markdown_and_csv_tables_read_back_as_the_boards_numbers(client, two
     rows = markdown_rows(md)
     assert rows[0][3] == "AUROC ± stderr"
     assert [r[1] for r in rows[1:]] == ["Best", "Close", "Far & away_1"]
-    assert rows[1][3] == "**0.8000 ± 0.0500**" and rows[2][3] == "0.7800 ± 0.0500 †"
+    assert rows[1][3] == "**0.8000 ± 0.0500** †" and rows[2][3] == "0.7800 ± 0.0500 †"
     response = client.get("/tasks/chemicalx-twosides/table.csv")
     permalink = "http://127.0.0.1:8000/tasks/chemicalx-twosides/?as_of=2026-06-01T14:00:00Z"
     assert response["Link"] == f'<{permalink}>; rel="canonical"'
@@ -121,7 +126,7 @@ def test_the_markdown_and_csv_tables_read_back_as_the_boards_numbers(client, two
         ("2", "Close", "0.7800", "0.0500", "0.7500"),
         ("3", "Far & away_1", "0.6000", "0.0100", "0.7000"),
     ]
-    assert [r["indistinguishable_from_leader"] for r in lines] == ["false", "true", "false"]
+    assert [r["indistinguishable_from_leader"] for r in lines] == ["true", "true", "false"]
     assert lines[0]["best_in_column"] == "AUROC;F1" and lines[1]["best_in_column"] == "AUPR;F1"
 
 
@@ -129,8 +134,9 @@ def test_the_caption_states_metric_direction_test_and_permalink_with_digest(clie
     md = client.get("/tasks/chemicalx-twosides/table.md?top=2").content.decode()
     caption = md.strip().splitlines()[-1]
     assert "the top 2 of 3 entries ranked by AUROC (higher is better), mean ± standard error over 10 seeds." in caption
-    assert "† marks entries whose interval mean ± standard error over 10 seeds overlaps the leader's" in caption
-    assert "no correction for multiple comparisons" in caption
+    assert "Pairs are compared by a paired t-test over the 10 per-seed values" in caption
+    assert "Bonferroni for the 45 pairs of the top-10 matrix" in caption
+    assert "† marks entries not told apart from the leader" in caption
     html = client.get("/tasks/chemicalx-twosides/").content.decode()
     digest = re.search(r'id="view-digest">sha256:([0-9a-f]{64})<', html)[1]
     assert f"(rows sha256:{digest})" in caption

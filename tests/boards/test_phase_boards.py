@@ -57,7 +57,7 @@ def test_a_hidden_submission_is_on_no_board(client, two, phase):
 
     a, _ = two
     Submission.objects.filter(pk=a.pk).update(is_hidden=True, hidden_reason="copied")
-    update_board(phase, a.pk, enqueue_tests=False)
+    update_board(phase, a.pk)
     assert "Alpha" not in client.get(BOARD).content.decode()
 
 

@@ -93,14 +93,14 @@ def test_a_pinned_view_equals_the_board_rebuilt_at_that_moment(standing, alice_l
             changed = step(phase, teams, op, subs)
             if changed is None:
                 continue
-            update_board(phase, changed.pk, enqueue_tests=False)  # what the worker runs after the change
+            update_board(phase, changed.pk)  # what the worker runs after the change
             board = Board.objects.get(phase=phase)
             moments.append((clock.now, {c: live(board, c) for c in views(task_slug)}))
             # The board rebuilt from the database a moment later: the same rows, and nothing for the
             # history to record (the update, which compares only the rows it rewrote, missed nothing).
             history = list(BoardRowHistory.objects.order_by("pk").values_list("pk", "valid_to"))
             clock.now += dt.timedelta(seconds=1)
-            recompute_phase(phase, enqueue_tests=False)
+            recompute_phase(phase)
             assert list(BoardRowHistory.objects.order_by("pk").values_list("pk", "valid_to")) == history, op
             assert {c: live(board, c) for c in views(task_slug)} == moments[-1][1]
         clock.now += dt.timedelta(minutes=1)
@@ -137,7 +137,7 @@ def history(standing, alice_lab, charlie, clock):
     b = scored(phase, charlie.personal_team, "Beta", pair_metrics(0.8), minutes=1)
     clock.now = START + dt.timedelta(hours=3)
     Submission.objects.filter(pk=a.pk).update(is_hidden=True, hidden_reason="copied labels")
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
     clock.now = START + dt.timedelta(hours=4)
     return a, b
 
@@ -228,5 +228,5 @@ def test_a_rebuild_that_changes_nothing_records_nothing(standing, alice_lab, clo
     scored(phase, alice_lab, "Alpha", pair_metrics(0.7))
     before = list(BoardRowHistory.objects.values_list("pk", "valid_from", "valid_to"))
     clock.now += dt.timedelta(hours=1)
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
     assert list(BoardRowHistory.objects.values_list("pk", "valid_from", "valid_to")) == before

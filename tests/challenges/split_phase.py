@@ -105,6 +105,6 @@ def submit_scored(phase, team, user, wrong=(), *, method="GraphDDI", is_public=T
         outcome = runs.score_claimed(str(submission.pk), token)
     assert outcome == "scored", Submission.objects.get(pk=submission.pk).error_message
     # In production the submission_scored receiver runs this after the commit; tests never commit.
-    update_board(phase, submission.pk, enqueue_tests=False)
+    update_board(phase, submission.pk)
     submission.refresh_from_db()
     return submission

@@ -202,7 +202,7 @@ def test_a_rerun_after_the_reveal_rebuilds_the_private_board(phase, entries):
     reveal_phase(phase)
     board = Board.objects.get(phase=phase, part="private", direction="aware")
     version = board.version
-    recompute_phase(Phase.objects.get(pk=phase.pk), enqueue_tests=False)
+    recompute_phase(Phase.objects.get(pk=phase.pk))
     board.refresh_from_db()
     assert board.version != version and BoardRow.objects.filter(board=board).count() == 2
 

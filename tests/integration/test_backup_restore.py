@@ -70,7 +70,7 @@ def board(transactional_db, postgres, alice_lab, charlie, olga):
         [(alice_lab, "GraphDDI"), (charlie.personal_team, "TextDDI"), (olga.personal_team, "Baseline")]
     ):
         scored(phase, team, method, file=mudi_prediction_csv(wrong=i * 2, swap=i), minutes=i)
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
     return phase
 
 
