@@ -30,6 +30,8 @@ install: $(VENV)/.installed-run
 
 install-dev: $(VENV)/.installed-dev
 
+# The setup commands print links too (demo e-mails): they use the port make run serves on.
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
@@ -72,9 +74,20 @@ check: install-dev
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 
+# The suite runs in TEST_PROCESSES parallel processes (pytest-xdist; each has its own test database,
+# Redis database and bucket prefix), a whole module to a process so a module's shared fixtures are
+# built once; TEST_PROCESSES=0 runs it in this process alone. PHASE_TIMES names a file that gets
+# "lint <seconds>" and "suite <seconds>" lines (.ci/run prints them).
 # pytest exits 5 when it collected no test; that is not a failure of the code.
-test: install-dev chromium nginx lint check
-	@status=0; $(VENV)/bin/pytest || status=$$?; \
+TEST_PROCESSES ?= 2
+PHASE_TIMES ?= /dev/null
+
+test: install-dev chromium nginx
+	@start=$$(date +%s); status=0; $(MAKE) --no-print-directory lint check || status=$$?; \
+	echo "lint $$(( $$(date +%s) - start ))" >>"$(PHASE_TIMES)"; exit $$status
+	@start=$$(date +%s); status=0; \
+	$(VENV)/bin/pytest -n $(TEST_PROCESSES) --dist loadfile || status=$$?; \
+	echo "suite $$(( $$(date +%s) - start ))" >>"$(PHASE_TIMES)"; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests (exit 5): treated as success"; exit 0; fi; \
 	exit $$status
 

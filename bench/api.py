@@ -158,7 +158,7 @@ def seed_board(task_slug: str, n: int) -> None:
     seeder = _bench_leaderboard().Seeder(task_slug)
     seeder.people(max(1, n // 2))
     seeder.submissions(0, n)
-    recompute_phase(seeder.phase, enqueue_tests=False)
+    recompute_phase(seeder.phase)
 
 
 def upload_all(base: str, tokens: list[str], content: bytes, n: int) -> list[tuple[str, float, int]]:

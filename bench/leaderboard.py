@@ -255,7 +255,7 @@ def child(args) -> dict:
         cursor.execute("ANALYZE")
 
     began = time.perf_counter()
-    recompute_phase(seeder.phase, enqueue_tests=False)
+    recompute_phase(seeder.phase)
     out["rebuild_ms"] = (time.perf_counter() - began) * 1000
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
@@ -276,7 +276,7 @@ def child(args) -> dict:
     for k in range(args.updates):
         (sub,) = seeder.submissions(args.size + k, 1)
         t = time.perf_counter()
-        update_board(seeder.phase, sub.pk, enqueue_tests=False)
+        update_board(seeder.phase, sub.pk)
         totals.append((time.perf_counter() - t) * 1000)
     updates = [total - warm for total, warm in zip(totals, warm_times, strict=True)]
     out["update_ms"] = median_ms(updates)
@@ -331,7 +331,7 @@ def child(args) -> dict:
             value[spec.metric] = tenth[spec.metric] + 1e-9
             t = time.perf_counter()
             (sub,) = seeder.submissions(args.size + args.updates + k, 1, method=method, metrics=value, public=True)
-            update_board(seeder.phase, sub.pk, enqueue_tests=False)
+            update_board(seeder.phase, sub.pk)
             while method.encode() not in fetch(page)[2]:
                 if time.perf_counter() - t > 30:
                     raise SystemExit(f"{method} never appeared on the page")

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
@@ -56,6 +57,16 @@ def error_response(request: HttpRequest, status: int, exception: Exception | Non
     detail = str(exception) if status in (400, 403) and exception and str(exception) else ""
     context = {"path": request.path, "detail": detail, "login_url": login_url(request)}
     return render(request, f"{status}.html", context, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400: a body Django could not parse (a multipart upload without its boundary): a problem document under /api/.
+
+    Only a body that could not be parsed is described; any other reason (a bad Host header) is not repeated back.
+    """
+    if isinstance(exception, MultiPartParserError):
+        return error_response(request, 400, ValueError(f"The multipart body could not be read: {exception}"))
+    return error_response(request, 400)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -12,6 +12,13 @@ import math
 MISSING = "—"
 
 
+def interval_text(low: float | None, high: float | None, digits: int = 4) -> str:
+    """A 95% interval as "[low, high]", or "" when it is unknown."""
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return ""
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
 def metric_text(value: float | None, digits: int = 4) -> str:
     """``value`` with ``digits`` decimals, or an em dash for None and NaN."""
     if value is None or (isinstance(value, float) and math.isnan(value)):

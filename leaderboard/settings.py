@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import posixpath
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -67,6 +68,10 @@ def env_path(name: str, default: Path) -> Path:
 # explicit paths through the variables below.
 TESTING = "PYTEST_VERSION" in os.environ
 VAR_DIR = env_path("VAR_DIR", BASE_DIR / "var" / (f"test-{os.getpid()}" if TESTING else ""))
+# Under `pytest -n` (pytest-xdist) the worker's name, gw0, gw1, ...: services shared by the
+# workers (Redis, a bucket) get a part of their own below. Processes a test starts get the
+# resulting URLs from tests/conftest.py (process_env) or derive the same ones.
+TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "") if TESTING else ""
 
 DEFAULT_SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", DEFAULT_SECRET_KEY)
@@ -110,6 +115,7 @@ INSTALLED_APPS = [
     "leaderboard.ops",
     "leaderboard.organize",
     "leaderboard.drugs",
+    "leaderboard.methods",
     "leaderboard.api",
     "rest_framework",
     "drf_spectacular",
@@ -130,6 +136,8 @@ MIDDLEWARE = [
     # After authentication (it counts per user), before any view parses a body.
     "leaderboard.submissions.uploads.UploadSlotsMiddleware",
     "leaderboard.errors.RefuseNulCharactersMiddleware",
+    # The API's RateLimit-* headers, from what its throttle counted for the request.
+    "leaderboard.api.throttling.RateLimitHeadersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Innermost, so the pages it puts in place of DEBUG's technical ones pass the others (CSRF, messages).
@@ -202,7 +210,8 @@ USE_TZ = True
 
 # Static files: collected into var/static and served by whitenoise (plotly.js included).
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# docs/ too, under the docs/ prefix: the documentation pages' screenshots and example files.
+STATICFILES_DIRS = [BASE_DIR / "static", ("docs", BASE_DIR / "docs")]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
@@ -224,6 +233,10 @@ PRIVATE_STORAGE_ROOT = env_path("PRIVATE_STORAGE_ROOT", VAR_DIR / "private")
 # so web and workers on different machines share nothing on disk. Credentials come from
 # boto3's usual chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, or an instance role).
 STORAGE_URL = env_str("STORAGE_URL")
+if TESTING and STORAGE_URL and TEST_WORKER:
+    # Parallel test processes number their rows alike (each has its own database): their files
+    # go under a prefix of their own in the bucket.
+    STORAGE_URL = f"{STORAGE_URL.rstrip('/')}/{TEST_WORKER}"
 AWS_S3_ENDPOINT_URL = env_str("AWS_S3_ENDPOINT_URL")
 AWS_S3_REGION_NAME = env_str("AWS_S3_REGION_NAME", env_str("AWS_DEFAULT_REGION"))
 AWS_S3_ADDRESSING_STYLE = env_str("AWS_S3_ADDRESSING_STYLE", "path" if AWS_S3_ENDPOINT_URL else "")
@@ -279,6 +292,12 @@ STORAGES = {
 
 # Redis serves as cache and broker when REDIS_URL is set.
 REDIS_URL = env_str("REDIS_URL")
+if TESTING and REDIS_URL and TEST_WORKER:
+    # Parallel test processes never share a queue or a cache: each takes the Redis database
+    # after REDIS_URL's by its number (gw0 -> db + 1, gw1 -> db + 2).
+    _redis = urlsplit(REDIS_URL)
+    _redis_db = int(_redis.path.strip("/") or 0) + 1 + int(TEST_WORKER.removeprefix("gw"))
+    REDIS_URL = urlunsplit(_redis._replace(path=f"/{_redis_db}"))
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
@@ -364,6 +383,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("Set at most one of EMAIL_USE_TLS and EMAIL_USE_SSL (port 465 usually means SSL).")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "DDI Leaderboard <noreply@localhost>")
+# Whom a researcher asks on the standing benchmarks (to move their submissions to another team, say);
+# "Name <address>" or an address. Organized challenges name their own organizers instead.
+BOARD_CONTACT = env_str("BOARD_CONTACT", "The DDI Leaderboard maintainers <leaderboard@localhost>")
 
 # Where ../shared (benchmark data) is; importers and tests read from it.
 SHARED_DATA_DIR = env_path("LEADERBOARD_SHARED_DIR", (BASE_DIR.parent / "shared").resolve())
@@ -434,7 +456,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["leaderboard.api.throttling.TokenRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "leaderboard.api.openapi.ApiSchema",
     "EXCEPTION_HANDLER": "leaderboard.api.problems.handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -446,7 +468,7 @@ API_RATE_LIMITS = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "DDI Leaderboard API",
     "DESCRIPTION": "Tasks, leaderboards and submissions. Authenticate with 'Authorization: Bearer ddi_...'; "
-    "errors are RFC 9457 problem documents. Guide: docs/api.md.",
+    "errors are RFC 9457 problem documents.",  # leaderboard.api.schemas.link_the_guide adds the guide's link
     "VERSION": "1",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -462,7 +484,8 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "leaderboard.api.schemas.add_problem_responses",
+        "leaderboard.api.openapi.add_problem_responses",
+        "leaderboard.api.schemas.link_the_guide",
     ],
 }
 

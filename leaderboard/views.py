@@ -1,33 +1,37 @@
-"""Site-wide pages: the home page and the health check."""
+"""Site-wide pages: the home page, the documentation and the health check."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 import scoring
+from leaderboard import docpages
+from leaderboard.challenges.models import Phase
 from leaderboard.ops import health
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The three benchmark families of the scoring registry, each with its tasks."""
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = [
         {
             "family": family,
             # Templates cannot call task.metric(key), so the primary metric's name is looked up here.
             "tasks": [
-                {"task": task, "primary_name": task.metric(task.primary).name}
+                {"task": task, "primary_name": task.metric(task.primary).name, "synthetic": task.slug in synthetic}
                 for task in scoring.TASKS.values()
                 if task.family == slug
             ],
         }
         for slug, family in scoring.FAMILIES.items()
     ]
-    return render(request, "home.html", {"families": families, "n_tasks": len(scoring.TASKS)})
+    context = {"families": families, "n_tasks": len(scoring.TASKS), "any_synthetic": bool(synthetic)}
+    return render(request, "home.html", context)
 
 
 @never_cache
@@ -74,3 +78,18 @@ def healthz(request: HttpRequest) -> JsonResponse:
         body["lagging"] = lagging
     code = {"error": 503, "degraded": settings.HEALTH_DEGRADED_STATUS}.get(status, 200)
     return JsonResponse(body, status=code)
+
+
+@require_safe
+def docs_index(request: HttpRequest) -> HttpResponse:
+    """The documentation: every docs/*.md page with its first paragraph."""
+    return render(request, "docs/index.html", {"pages": docpages.all_pages()})
+
+
+@require_safe
+def docs_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """One page of the documentation, rendered from docs/<slug>.md."""
+    doc = docpages.page(slug)
+    if doc is None:
+        raise Http404("There is no documentation page by that name.")
+    return render(request, "docs/page.html", {"doc": doc, "pages": docpages.all_pages()})

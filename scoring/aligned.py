@@ -40,6 +40,10 @@ class MudiAligned:
     pred_b: np.ndarray
     pred_label: np.ndarray  # int8
     drug_names: tuple[str, ...]  # code -> bare DrugBank id
+    # Distinct unordered gold pairs per drug code on the *whole* truth, when these rows are one part of a
+    # split (``splits.restrict``): the drug-frequency buckets are counted on the whole truth, so a pair
+    # falls in the same bucket on the public, private and all rows. None: count on these rows.
+    drug_frequency: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

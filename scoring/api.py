@@ -95,9 +95,16 @@ def align(
 
     ``limits`` cap the prediction file; the truth (trusted, organizer-supplied) is read with the defaults.
     """
+    return align_counted(task, truth, pred, limits=limits)[0]
+
+
+def align_counted(
+    task: str | Task, truth: Source | Truth, pred: Source, *, limits: Limits | dict[str, Any] | None = None
+) -> tuple[Aligned, int]:
+    """``align``, with the number of prediction rows (what ``score_aligned`` reports)."""
     task = resolve_task(task)
     parsed, table = _read_both(task, truth, pred, _limits(limits))
-    return align_table(task, parsed, table)[0]
+    return align_table(task, parsed, table)
 
 
 def score_files(
@@ -109,8 +116,7 @@ def score_files(
     ``limits`` (a Limits or a dict of its fields) cap the prediction file.
     """
     task = resolve_task(task)
-    parsed, table = _read_both(task, truth, pred, _limits(limits))
-    aligned, n_rows = align_table(task, parsed, table)
+    aligned, n_rows = align_counted(task, truth, pred, limits=limits)
     return score_aligned(task, aligned, n_rows)
 
 

@@ -8,6 +8,7 @@ file), as argparse does for bad arguments.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import sys
@@ -19,7 +20,7 @@ from scoring.errors import ScoringError, fail
 from scoring.registry import TASKS, Task
 from scoring.splits import PARTS, SplitSpec, has_usage_column, load_split_truth, score_parts
 from scoring.truth import make_chemicalx_truth, test_inputs, validate_prediction, write_csv
-from scoring.validation.imdrug import attach_group_mapping
+from scoring.validation.imdrug import read_group_mapping, truth_with_group_column
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -164,7 +165,9 @@ def _score(args: argparse.Namespace) -> int:
             raise fail(f"--groups is for classification tasks; {task.slug} has no class groups.")
         if args.split is not None:
             raise fail("--groups cannot be combined with --split; add a group column to the truth instead.")
-        truth = attach_group_mapping(task, load_truth(task, args.truth), args.groups)
+        # The site's own path: the truth written again with a group column, every class of it mapped or refused.
+        grouped = truth_with_group_column(task, args.truth, read_group_mapping(task, args.groups))
+        truth = load_truth(task, io.BytesIO(grouped))
     if args.split is None:
         if args.fraction is not None:
             raise fail("--fraction needs --split public, private or all.")

@@ -41,6 +41,37 @@ class Declaration:
     label: str
     help: str
     choices: tuple[str, ...] | None = None
+    # Every declaration so far must be answered: an unanswered one would read as "no" on the board.
+    required: bool = True
+
+    def problems(self, values: list[str] | None) -> list[str]:
+        """What is wrong with the answer ``values`` (empty or None: not answered), as sentences."""
+        values = [v.strip() for v in values or [] if v.strip()]
+        if not values:
+            if not self.required:
+                return []
+            wanted = ", ".join(self.choices) if self.choices else "yes or no"
+            return [f"'{self.key}' is required ({self.label}): declare it, e.g. {self.key}=<{wanted}>."]
+        allowed = self.choices or ("yes", "no", "true", "false", "1", "0")
+        wrong = [v for v in values if (v if self.choices else v.lower()) not in allowed]
+        if wrong:
+            return [f"'{self.key}': {', '.join(map(repr, wrong))} is not one of {', '.join(allowed)}."]
+        if not self.choices and len(values) > 1:
+            return [f"'{self.key}' takes one answer, yes or no."]
+        return []
+
+
+def declaration_problems(declarations: tuple[Declaration, ...], given: dict[str, list[str]]) -> list[str]:
+    """Unknown keys and missing or invalid answers of a submission's declarations, in the task's order."""
+    known = {d.key for d in declarations}
+    problems = [
+        f"'{key}' is not a declaration of this task; its declarations: {', '.join(sorted(known)) or 'none'}."
+        for key in given
+        if key not in known
+    ]
+    for declaration in declarations:
+        problems += declaration.problems(given.get(declaration.key))
+    return problems
 
 
 @dataclass(frozen=True)

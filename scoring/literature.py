@@ -17,6 +17,7 @@ import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 
 from scoring.errors import Problem, ScoringError
@@ -25,6 +26,15 @@ from scoring.registry import TASKS
 
 COLUMNS = ("benchmark_task", "method", "setting", "metric", "value", "spread", "unit", "source", "notes")
 UNITS = {"percent": 100.0, "fraction": 1.0}
+
+
+def as_fraction(printed: str | float, unit: str) -> float:
+    """A printed number as a fraction, exactly as printed: "46.02" percent is 0.4602, not 0.46020000000000005.
+
+    The division is decimal, so exports and pages carry the paper's digits and no float noise
+    (a float is read as its shortest repr, which is how it was printed).
+    """
+    return float(Decimal(str(printed).strip()) / Decimal(str(UNITS[unit])))
 
 
 @dataclass(frozen=True)
@@ -106,7 +116,7 @@ def read_table(source: str | Path | io.TextIOBase) -> list[PublishedValue]:
             PublishedValue(
                 line=line, task=task, method=row["method"].strip(), setting=setting, metric=row["metric"].strip(),
                 key=result_key(task, setting, row["metric"]), value=value, spread=spread, unit=unit,
-                fraction=value / UNITS[unit], source=row["source"].strip(), notes=row["notes"].strip(),
+                fraction=as_fraction(row["value"], unit), source=row["source"].strip(), notes=row["notes"].strip(),
             )
         )  # fmt: skip
     if errors:

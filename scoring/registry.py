@@ -358,6 +358,11 @@ def _build_tasks() -> dict[str, Task]:
 TASKS: dict[str, Task] = _build_tasks()
 
 
+def unknown_task_message(slug: str) -> str:
+    """The one sentence for a slug that is no task, listing the valid ones (API, client and CLI say it alike)."""
+    return f"No task {slug!r}; valid tasks: {', '.join(TASKS)}."
+
+
 def get_task(slug: str) -> Task:
     """Return the task with this slug, or raise ``KeyError`` listing the valid slugs."""
     try:

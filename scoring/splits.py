@@ -360,6 +360,15 @@ def _unit_flags(
 # ---------------------------------------------------------------------------
 
 
+def _whole_drug_frequency(aligned: MudiAligned) -> np.ndarray:
+    """Distinct unordered gold pairs per drug on the whole truth (what the frequency buckets count)."""
+    from scoring.metrics.mudi_drugs import drug_frequency
+
+    n = len(aligned.drug_names)
+    units = np.unique(_unordered(aligned.gold_a, aligned.gold_b, n))
+    return drug_frequency(np.stack([units // n, units % n], axis=1), n)
+
+
 def restrict(aligned: Aligned, split: Split, part: str) -> tuple[Aligned, int]:
     """The aligned container cut down to one part's truth rows (and their predictions), and its row count.
 
@@ -384,6 +393,7 @@ def restrict(aligned: Aligned, split: Split, part: str) -> tuple[Aligned, int]:
             pred_a=aligned.pred_a[pred],
             pred_b=aligned.pred_b[pred],
             pred_label=aligned.pred_label[pred],
+            drug_frequency=_whole_drug_frequency(aligned) if aligned.drug_frequency is None else aligned.drug_frequency,
         )
         return cut, int(pred.sum())
     seeds = {}
@@ -440,6 +450,18 @@ def score_parts(
     truth, or a SplitSpec (then a usage spec needs the truth as a source). The
     ``all`` Score equals ``score_files`` on the same files. Raises ScoringError.
     """
+    return score_parts_aligned(task, truth, pred, split, limits=limits)[0]
+
+
+def score_parts_aligned(
+    task: str | Task,
+    truth: Source | Truth,
+    pred: Source,
+    split: Split | SplitSpec,
+    *,
+    limits: Limits | dict[str, Any] | None = None,
+) -> tuple[dict[str, Score], Aligned]:
+    """``score_parts``, with the prediction aligned to the public rows (what stored replicates resample)."""
     task = resolve_task(task)
     if isinstance(split, SplitSpec):
         if isinstance(truth, Truth):
@@ -451,10 +473,11 @@ def score_parts(
     _check_split_fits(task, truth, split)
     aligned, n_rows = align_table(task, truth, read_prediction(task, pred, _limits(limits)))
     scores = {ALL: score_aligned(task, aligned, n_rows)}
+    cuts = {}
     for part in (PUBLIC, PRIVATE):
-        cut, part_rows = restrict(aligned, split, part)
-        scores[part] = score_aligned(task, cut, part_rows)
-    return {part: scores[part] for part in PARTS}
+        cuts[part], part_rows = restrict(aligned, split, part)
+        scores[part] = score_aligned(task, cuts[part], part_rows)
+    return {part: scores[part] for part in PARTS}, cuts[PUBLIC]
 
 
 __all__ = [

@@ -6,6 +6,7 @@ charlie an outsider, olga the organizer (staff).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -18,6 +19,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from tests import storage_marker
 
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -56,7 +59,9 @@ def _port_open(url: str, default_port: int) -> bool:
 
 @pytest.fixture
 def redis_url() -> str:
-    url = os.environ.get("REDIS_URL", "")
+    from django.conf import settings
+
+    url = settings.REDIS_URL  # this process's database (its own one under pytest -n)
     require(bool(url), "REDIS_URL is not set")
     require(_port_open(url, 6379), f"Redis at {url} is not reachable")
     return url
@@ -94,6 +99,21 @@ def _plotly_validates_every_figure(monkeypatch) -> None:
         return data
 
     monkeypatch.setattr(charts.Figure, "to_plotly_json", validated)
+
+
+@contextlib.contextmanager
+def rows_for_the_module(django_db_blocker):
+    """Build expensive rows once (in a module- or session-scoped fixture) and roll them back after.
+
+    Inside, the fixture writes to the test database in a transaction that stays open while its
+    tests run; each test (with `db`, never `transactional_db`) runs in a savepoint of it, so what a
+    test changes is undone after that test and the rows are there, unchanged, for the next.
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 # --- the cast -----------------------------------------------------------------
@@ -173,6 +193,11 @@ def process_env(extra_env: dict[str, str] | None = None) -> dict[str, str]:
     from django.db import connection
 
     env = dict(os.environ)
+    # This pytest -n worker's own Redis database and bucket prefix, already derived: not derived once more.
+    env.pop("PYTEST_XDIST_WORKER", None)
+    for name in ("REDIS_URL", "STORAGE_URL"):
+        if getattr(settings, name):
+            env[name] = getattr(settings, name)
     env.update(
         {
             "DATABASE_URL": _database_url(connection.settings_dict),
@@ -316,6 +341,9 @@ def browser():
 def page(browser, live_server):
     """A fresh browser page; console errors are collected in page.console_errors."""
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    # Charts are lazy (drawn when scrolled into view); tests that read charts get them all at load.
+    # tests/browser/test_lazy_charts_browser.py opens its own context to test the lazy drawing.
+    context.add_init_script("window.chartsEager = true;")
     pg = context.new_page()
     pg.console_errors = []
     pg.on("console", lambda msg: msg.type == "error" and pg.console_errors.append(msg.text))
@@ -359,3 +387,22 @@ def result_emails_sent_at_once(monkeypatch):
     from leaderboard.submissions import emails
 
     monkeypatch.setattr(emails.email_result, "delay", lambda submission_id: emails.email_result(submission_id))
+
+
+# --- the storage marker (tests/storage_marker.py) ------------------------------------
+
+
+def pytest_configure(config):
+    storage_marker.install()
+
+
+def pytest_runtest_setup(item):
+    storage_marker.touched.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item):
+    yield  # the fixtures' own teardown first, whatever is found below
+    touched = list(storage_marker.touched)
+    storage_marker.touched.clear()
+    storage_marker.check(item, touched)

@@ -8,11 +8,21 @@ from ddi_leaderboard.client import Client
 from ddi_leaderboard.errors import (
     AuthError,
     ClientError,
+    GaveUpWaiting,
     InvalidInput,
     InvalidSubmission,
     QuotaExceeded,
     ServerError,
 )
 
-__all__ = ["AuthError", "Client", "ClientError", "InvalidInput", "InvalidSubmission", "QuotaExceeded", "ServerError"]
+__all__ = [
+    "AuthError",
+    "Client",
+    "ClientError",
+    "GaveUpWaiting",
+    "InvalidInput",
+    "InvalidSubmission",
+    "QuotaExceeded",
+    "ServerError",
+]
 __version__ = "1.0.0"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import io
 import time
@@ -14,10 +15,54 @@ import httpx
 
 import scoring
 from ddi_leaderboard import config
-from ddi_leaderboard.errors import AuthError, ClientError, InvalidInput, InvalidSubmission, QuotaExceeded, ServerError
+from ddi_leaderboard.errors import (
+    AuthError,
+    ClientError,
+    GaveUpWaiting,
+    InvalidInput,
+    InvalidSubmission,
+    QuotaExceeded,
+    ServerError,
+)
 from scoring import submission_fields
 
 FINISHED = ("scored", "failed")
+# Answers that mean "not now" while waiting: retried, not reported.
+RETRIED_STATUSES = (429, 502, 503, 504)
+MAX_PAUSE = 30.0
+# The 401/403 problem types a new token fixes (the others are about the account, the team or the phase).
+TOKEN_KINDS = ("token-required", "invalid-token", "token-revoked", "token-expired", "insufficient-scope", "")
+
+
+def _missing_task(path: str) -> str | None:
+    """For a 404 on a task's page: the sentence naming the valid tasks, if the slug is no task."""
+    parts = path.strip("/").split("/")
+    if len(parts) < 2 or parts[0] != "tasks":
+        return None
+    return unknown_task(parts[1])
+
+
+def split_phase(target: str) -> tuple[str, str]:
+    """("CHALLENGE", "PHASE") from "CHALLENGE/PHASE", or InvalidInput saying what is expected."""
+    challenge, _, phase = target.partition("/")
+    if not challenge or not phase or "/" in phase:
+        raise InvalidInput(f"{target!r} is not a phase: write it as CHALLENGE/PHASE, e.g. mudi-2027/test.")
+    return challenge, phase
+
+
+def unknown_task(slug: str) -> str | None:
+    """None for a task slug, else "No task 'x'; valid tasks: ..." (scoring's registry, loaded only here)."""
+    from scoring.registry import TASKS, unknown_task_message
+
+    return None if slug in TASKS else unknown_task_message(slug)
+
+
+def _seconds(value: str | None) -> float | None:
+    """A Retry-After given in seconds (the API never sends the date form)."""
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _describe(error: httpx.HTTPError, url: str) -> str:
@@ -54,9 +99,15 @@ class Client:
         self, url: str | None = None, token: str | None = None, *, timeout: float = 120.0, transport=None
     ) -> None:
         self.url, self.token = config.resolve(url, token)
+        if self.token:
+            try:
+                config.check_secure(self.url)
+            except config.InsecureURL as refused:
+                raise AuthError(str(refused)) from None
         headers = {"User-Agent": "ddi-leaderboard-client/1.0", "Accept": "application/json"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        self._phases: dict[tuple[str, str], dict] = {}
         self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout, transport=transport)
 
     def close(self) -> None:
@@ -97,9 +148,12 @@ class Client:
         detail = str(problem.get("detail") or response.reason_phrase or f"HTTP {status}").rstrip(".") + "."
         kind = str(problem.get("type", "")).rsplit("/", 1)[-1]
         if status in (401, 403):
-            return AuthError(
-                f"{detail} Create a token on your profile page and run 'ddi-leaderboard login'.", problem=problem
-            )
+            # Only a token problem is the token's fault: an unverified e-mail or a missing registration says so itself.
+            hint = " Create a token on your profile page and run 'ddi-leaderboard login'."
+            hint = hint if kind in TOKEN_KINDS else ""
+            return AuthError(detail + hint, problem=problem)
+        if status == 404 and not problem and (missing := _missing_task(response.request.url.path)):
+            return InvalidInput(missing)
         if status == 429:
             retry = response.headers.get("Retry-After")
             when = f" Try again in {int(retry)} seconds." if retry and retry.isdigit() else ""
@@ -122,21 +176,60 @@ class Client:
     def tasks(self) -> list[dict]:
         return self._json("GET", "/api/v1/tasks")
 
+    def challenges(self) -> list[dict]:
+        """Published challenges with their phases (and, with a token, your teams' quota on each)."""
+        return self._json("GET", "/api/v1/challenges")
+
     def task(self, slug: str) -> dict:
         return self._json("GET", f"/api/v1/tasks/{slug}")
 
+    # A target is a standing task ("mudi") or a challenge's phase ("mudi-2027/test").
+
+    def phase(self, target: str) -> dict:
+        """A phase by "CHALLENGE/PHASE": dates, limits, your quota and its links (inputs, example, board)."""
+        challenge, phase = split_phase(target)
+        key = (challenge, phase)
+        if key not in self._phases:
+            self._phases[key] = self._json("GET", f"/api/v1/challenges/{challenge}/phases/{phase}")
+        return self._phases[key]
+
+    def task_of(self, target: str) -> str:
+        """The task slug scored by ``target`` (a task is its own; a phase says which)."""
+        return self.phase(target)["task"] if "/" in target else target
+
+    @staticmethod
+    def _base(target: str) -> str:
+        """The API path of a target: ``/api/v1/tasks/T`` or ``/api/v1/challenges/C/phases/P``."""
+        if "/" in target:
+            challenge, phase = split_phase(target)
+            return f"/api/v1/challenges/{challenge}/phases/{phase}"
+        return f"/api/v1/tasks/{target}"
+
+    def _phase_file(self, target: str, link: str) -> bytes:
+        url = self.phase(target)["links"].get(link)
+        if not url:
+            raise InvalidInput(
+                f"The phase {target} offers no {'test inputs' if link == 'inputs' else 'example file'} yet: "
+                "it has not started or has no test set."
+            )
+        return self._request("GET", url).content
+
     def inputs(self, task: str) -> bytes:
-        """The task's test inputs (keys to predict, no labels) as CSV bytes."""
+        """The test inputs (keys to predict, no labels) of a task or a phase ("CHALLENGE/PHASE"), as CSV bytes."""
+        if "/" in task:
+            return self._phase_file(task, "inputs")
         return self._request("GET", f"/tasks/{task}/inputs.csv").content
 
     def example(self, task: str) -> bytes:
-        """A valid example prediction file for the task, as CSV bytes."""
+        """A valid example prediction file for a task or a phase, as CSV bytes."""
+        if "/" in task:
+            return self._phase_file(task, "example")
         return self._request("GET", f"/tasks/{task}/example.csv").content
 
     def cached_inputs(self, task: str) -> Path:
-        """The task's inputs file, downloaded once per server and kept in the user's cache folder."""
+        """The inputs file of a task or a phase, downloaded once per server and kept in the user's cache folder."""
         host = urlparse(self.url).netloc.replace(":", "_") or "local"
-        path = config.cache_dir() / host / f"{task}-inputs.csv"
+        path = config.cache_dir() / host / f"{task.replace('/', '--')}-inputs.csv"
         if not path.exists():
             data = self.inputs(task)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -157,13 +250,21 @@ class Client:
         except OSError as error:
             raise InvalidInput(f"Could not read {path}: {error.strerror or error}.") from None
 
-    def validate(self, task: str, path_or_dataframe, *, inputs: str | Path | None = None) -> int:
+    def validate(
+        self, task: str, path_or_dataframe, *, inputs: str | Path | None = None, declarations: dict | None = None
+    ) -> int:
         """Check a file offline with the server's checks; returns its row count or raises InvalidSubmission.
 
         ``inputs`` defaults to the task's inputs file, downloaded from the server once and cached.
+        ``declarations`` given, they are checked too (unknown keys, invalid and missing answers).
         """
+        slug = self.task_of(task)
+        if missing := unknown_task(slug):
+            raise InvalidInput(missing)
+        if declarations is not None:
+            check_declarations(slug, declarations)
         data, _ = self._file_bytes(path_or_dataframe)
-        return validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+        return validate_bytes(slug, data, inputs if inputs is not None else self.cached_inputs(task))
 
     def submit(
         self,
@@ -179,22 +280,57 @@ class Client:
     ) -> dict:
         """Validate locally (an invalid file is never uploaded), then upload; returns the queued submission.
 
+        ``task`` is a standing task ("mudi") or a challenge's phase ("CHALLENGE/PHASE").
+
         ``fields`` are the method's fields by keyword, as ``scoring.submission_fields``
         declares them (``help(Client.submit)`` lists them): ``method`` is required;
         e.g. ``model_family="gnn"``, ``n_parameters=1_200_000``, ``uses_external_data=True``,
         ``private=True``. ``declarations`` are the task's, by key (``{"modalities": ["graph"]}``).
         """
         body: dict[str, str | list[str]] = dict(submission_fields.request_fields(fields))
+        answers = declaration_answers(declarations or {})
+        if validate:
+            # Everything that can be known before the upload is checked before it: offline first, then the server.
+            slug = self.task_of(task)
+            if missing := unknown_task(slug):
+                raise InvalidInput(missing)
+            check_declarations(slug, answers)
+            self.preflight(task, team=team)
         data, name = self._file_bytes(path_or_dataframe)
         if validate:
-            validate_bytes(task, data, inputs if inputs is not None else self.cached_inputs(task))
+            validate_bytes(slug, data, inputs if inputs is not None else self.cached_inputs(task))
         if team:
             body["team"] = team
-        for key, value in (declarations or {}).items():
-            values = value if isinstance(value, (list, tuple)) else [value]
-            body[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+        body.update(answers)
         files = {"file": (name, _Progress(data, progress), "text/csv")}
-        return self._json("POST", f"/api/v1/tasks/{task}/submissions", data=body, files=files)
+        return self._json("POST", f"{self._base(task)}/submissions", data=body, files=files)
+
+    def preflight(self, task: str, *, team: str | None = None) -> dict:
+        """Would an upload be accepted, the file aside (token, scope, verified e-mail, dates, registration, quota)?
+
+        Returns the team and its quota; a refusal raises the error an upload would, before any file is sent.
+        """
+        params = {"team": team} if team else {}
+        return self._json("GET", f"{self._base(task)}/submissions/preflight", params=params)
+
+    # --- registering for a challenge -----------------------------------------------------------------
+
+    def registration(self, challenge: str) -> dict:
+        """Whether one of your teams is registered for ``challenge``, and its status."""
+        return self._json("GET", f"/api/v1/challenges/{challenge}/registration")
+
+    def register(
+        self, challenge: str, *, team: str | None = None, accept_terms: bool = False, announcements: bool = True
+    ) -> dict:
+        """Register a team (default your personal one) with the register page's rules; returns the registration."""
+        body: dict[str, Any] = {"accept_terms": accept_terms, "wants_announcements": announcements}
+        if team:
+            body["team"] = team
+        return self._json("POST", f"/api/v1/challenges/{challenge}/registration", json=body)
+
+    def withdraw_registration(self, challenge: str) -> dict:
+        """Withdraw your team's registration (only before its first submission)."""
+        return self._json("DELETE", f"/api/v1/challenges/{challenge}/registration")
 
     # --- organizers ------------------------------------------------------------------------------------
 
@@ -219,22 +355,98 @@ class Client:
         return self._json("GET", f"/api/v1/submissions/{submission_id}")
 
     def wait(
-        self, submission_id: str, *, timeout: float = 3600, interval: float = 1.0, on_update: Callable | None = None
+        self,
+        submission_id: str,
+        *,
+        timeout: float = 3600,
+        interval: float = 2.0,
+        on_update: Callable[[dict], None] | None = None,
+        on_retry: Callable[[str, float], None] | None = None,
     ) -> dict:
-        """Poll until the submission is scored or failed; returns its final status."""
-        deadline = time.monotonic() + timeout
-        while True:
-            current = self.status(submission_id)
-            if on_update:
-                on_update(current)
-            if current["status"] in FINISHED:
-                return current
-            if time.monotonic() > deadline:
-                raise ServerError(f"Submission {submission_id} was not scored within {timeout:g} seconds.")
-            time.sleep(interval)
+        """Poll until the submission is scored or failed; returns its final status.
 
-    def submissions(self, *, task: str | None = None, status: str | None = None) -> list[dict]:
-        params = {k: v for k, v in {"task": task, "status": status}.items() if v}
+        A lost connection, a read timeout, 429 and 503 are retried with growing pauses
+        (``Retry-After`` when the server sends one) until ``timeout`` seconds have passed;
+        ``on_update`` sees every status read, ``on_retry`` every retry (its reason and pause).
+        Giving up raises ``GaveUpWaiting``, whose message names the id and the command that resumes.
+        """
+        deadline = time.monotonic() + timeout
+        pause = interval
+        last: dict | None = None
+        while True:
+            remaining = deadline - time.monotonic()
+            reason, retry_after = None, None
+            try:
+                per_request = max(1.0, min(30.0, remaining))
+                response = self._http.get(f"/api/v1/submissions/{submission_id}", timeout=per_request)
+            except httpx.HTTPError as error:
+                reason = _describe(error, self.url)
+            else:
+                if response.status_code in RETRIED_STATUSES:
+                    reason = f"the server answered {response.status_code} {response.reason_phrase}"
+                    retry_after = _seconds(response.headers.get("Retry-After"))
+                elif response.status_code >= 400:
+                    raise self._error(response)
+                else:
+                    last, pause = response.json(), interval
+                    if on_update:
+                        on_update(last)
+                    if last["status"] in FINISHED:
+                        return last
+            if reason is not None:
+                pause = retry_after if retry_after is not None else min(MAX_PAUSE, max(interval, pause * 2))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (reason is not None and pause > remaining):
+                state = f"still {last['status']}" if last else "not read yet"
+                because = f" (last: {reason})" if reason else ""
+                raise GaveUpWaiting(
+                    f"Stopped waiting after {timeout:g} seconds{because}: submission {submission_id} was accepted "
+                    f"and is {state}. Resume with: ddi-leaderboard wait {submission_id}",
+                    submission_id=str(submission_id),
+                    last_status=last,
+                )
+            if reason is not None and on_retry:
+                on_retry(reason, pause)
+            time.sleep(min(pause, remaining))
+
+    def download(self, submission_id: str, path: str | Path) -> Path:
+        """Stream your team's uploaded file to ``path`` and check it byte for byte against its sha256.
+
+        Returns the path; a partial download never replaces an existing file (``.part`` first).
+        """
+        path = Path(path)
+        expected = self.status(submission_id).get("sha256")
+        temporary = path.with_name(path.name + ".part")
+        digest = hashlib.sha256()
+        try:
+            url = f"/api/v1/submissions/{submission_id}/file"
+            with self._http.stream("GET", url, headers={"Accept": "application/octet-stream"}) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    raise self._error(response)
+                with temporary.open("wb") as out:
+                    for chunk in response.iter_bytes():
+                        digest.update(chunk)
+                        out.write(chunk)
+        except httpx.HTTPError as error:
+            temporary.unlink(missing_ok=True)
+            raise ServerError(_describe(error, self.url)) from None
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        if expected and digest.hexdigest() != expected:
+            temporary.unlink(missing_ok=True)
+            raise ServerError(f"The download of {submission_id} was damaged (its sha256 differs); try again.")
+        temporary.replace(path)
+        return path
+
+    def submissions(
+        self, *, task: str | None = None, phase: str | None = None, status: str | None = None
+    ) -> list[dict]:
+        """Your teams' submissions, newest first: of a task, of a phase ("CHALLENGE/PHASE"), with a status."""
+        challenge, phase_slug = split_phase(phase) if phase else (None, None)
+        wanted = {"task": task, "challenge": challenge, "phase": phase_slug, "status": status}
+        params = {k: v for k, v in wanted.items() if v}
         return list(self._pages("/api/v1/submissions", params, "results"))
 
     def set_visibility(self, submission_id: str, public: bool) -> dict:
@@ -246,16 +458,22 @@ class Client:
 
     def leaderboard(self, task: str, **options) -> list[dict]:
         """Every row of a board view (options as on the page: direction, sort, private=1, filters)."""
-        return list(self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, **options}, "rows"))
+        return list(self._pages(f"{self._base(task)}/leaderboard", {"page_size": 500, **options}, "rows"))
 
     def leaderboard_csv(self, task: str, **options) -> str:
+        if "/" in task:
+            challenge, phase = split_phase(task)
+            return self._request("GET", f"/challenges/{challenge}/{phase}/board/leaderboard.csv", params=options).text
         return self._request("GET", f"/tasks/{task}/leaderboard.csv", params=options).text
 
     def rank_of(self, task: str, submission_id: str) -> int | None:
         """The submission's rank on the task's board (your private rows included), or None."""
-        for row in self._pages(f"/api/v1/tasks/{task}/leaderboard", {"page_size": 500, "private": "1"}, "rows"):
-            if row["submission_id"] == str(submission_id):
-                return row["rank"]
+        try:
+            for row in self._pages(f"{self._base(task)}/leaderboard", {"page_size": 500, "private": "1"}, "rows"):
+                if row["submission_id"] == str(submission_id):
+                    return row["rank"]
+        except InvalidInput:  # a phase whose public board is hidden until the reveal: no rank to give
+            return None
         return None
 
     def wait_for_rank(self, task: str, submission_id: str, *, timeout: float = 30, interval: float = 1.0) -> int | None:
@@ -362,8 +580,29 @@ def _submit_signature() -> inspect.Signature:
 Client.submit.__signature__ = _submit_signature()  # type: ignore[attr-defined]
 
 
+def declaration_answers(declarations: dict) -> dict[str, list[str]]:
+    """Declarations as the upload sends them: each a list of strings, booleans as yes/no."""
+    answers = {}
+    for key, value in declarations.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        answers[key] = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
+    return answers
+
+
+def check_declarations(task: str, declarations: dict) -> None:
+    """Raise InvalidInput naming every unknown key and missing or invalid answer (offline, as the server checks)."""
+    from scoring.definitions import declaration_problems
+    from scoring.registry import get_task
+
+    problems = declaration_problems(get_task(task).declarations, declaration_answers(declarations))
+    if problems:
+        raise InvalidInput(f"Declarations for {task}: " + " ".join(problems) + " Nothing was uploaded.")
+
+
 def validate_bytes(task: str, data: bytes, inputs) -> int:
     """scoring's offline check; InvalidSubmission carries its located errors."""
+    if missing := unknown_task(task):
+        raise InvalidInput(missing)
     try:
         return scoring.validate_prediction(task, data, inputs=inputs)
     except scoring.ScoringError as error:

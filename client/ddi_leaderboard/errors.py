@@ -7,6 +7,7 @@ EXIT_INVALID = 2
 EXIT_AUTH = 3
 EXIT_QUOTA = 4
 EXIT_SERVER = 5
+EXIT_PENDING = 6
 
 
 class ClientError(Exception):
@@ -54,3 +55,14 @@ class ServerError(ClientError):
     """The server failed or could not be reached (exit 5)."""
 
     exit_code = EXIT_SERVER
+
+
+class GaveUpWaiting(ClientError):
+    """The submission was accepted but not finished when waiting stopped (exit 6); ``wait ID`` resumes."""
+
+    exit_code = EXIT_PENDING
+
+    def __init__(self, message: str, *, submission_id: str, last_status: dict | None = None) -> None:
+        super().__init__(message)
+        self.submission_id = submission_id
+        self.last_status = last_status

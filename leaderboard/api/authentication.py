@@ -48,6 +48,8 @@ def requires(scope: str, *, anonymous: bool = False) -> type[permissions.BasePer
     """A permission class: a token granting ``scope`` (or no token at all when ``anonymous``)."""
 
     class ScopeRequired(permissions.BasePermission):
+        anonymous_allowed = anonymous  # the schema documents the token as optional then
+
         def has_permission(self, request, view) -> bool:
             token = request.auth
             if token is None:

@@ -26,7 +26,7 @@ from leaderboard.api.organizer import managed_challenge_or_404
 from leaderboard.api.problems import ApiProblem
 from leaderboard.challenges.models import Registration
 from leaderboard.organize import moderation
-from leaderboard.organize.moderation_views import scores_csv_response
+from leaderboard.organize.moderation_views import scores_csv_response, submissions_zip_response
 from leaderboard.submissions.models import Submission
 
 ORGANIZE = requires("organize")
@@ -239,3 +239,27 @@ def decide(request: Request, challenge: str, team: str, decision: str) -> Respon
 @renderer_classes([renderers.JSONRenderer, CSVRenderer])
 def export_csv(request: Request, challenge: str):
     return scores_csv_response(managed_challenge_or_404(request, challenge))
+
+
+class ZipRenderer(renderers.BaseRenderer):
+    """Lets a client ask for ``application/zip``; the view answers with its own streamed response."""
+
+    media_type = "application/zip"
+    format = "zip"
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return renderers.JSONRenderer().render(data) if isinstance(data, dict) else data
+
+
+@extend_schema(
+    operation_id="challenge_download_submissions",
+    responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="streamed .zip")},
+    tags=["organizers"],
+    description="Every participant file of the challenge and scores.csv, as one streamed .zip. Scope organize.",
+)
+@api_view(["GET"])
+@permission_classes([ORGANIZE])
+@renderer_classes([renderers.JSONRenderer, ZipRenderer])
+def download_submissions(request: Request, challenge: str):
+    return submissions_zip_response(managed_challenge_or_404(request, challenge), request.user)

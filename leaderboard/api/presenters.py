@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from leaderboard.boards.exports import describe_metric
+from leaderboard.challenges.access import inputs_offered
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
@@ -36,7 +37,13 @@ def task_dict(task, request) -> dict:
         "paper_url": task.paper_url,
         "caveats": list(task.caveats),
         "declarations": [
-            {"key": d.key, "label": d.label, "help": d.help, "choices": list(d.choices) if d.choices else None}
+            {
+                "key": d.key,
+                "label": d.label,
+                "help": d.help,
+                "choices": list(d.choices) if d.choices else None,
+                "required": d.required,
+            }
             for d in task.declarations
         ],
         "links": {
@@ -83,7 +90,25 @@ def phase_dict(phase: Phase, request, teams) -> dict:
             "self": _absolute(request, reverse("api:phase", args=args)),
             "leaderboard": _absolute(request, reverse("api:phase-leaderboard", args=args)),
             "submissions": _absolute(request, reverse("api:phase-submit", args=args)),
+            "preflight": _absolute(request, reverse("api:phase-preflight", args=args)),
+            **_phase_files(phase, request),
         },
+    }
+
+
+def _phase_files(phase: Phase, request) -> dict:
+    """A phase's test inputs and example file: null until they are offered (the phase has started and has a test set).
+
+    A standing phase's are its task's; an organized phase's are the challenge's own (its test set, not the task's).
+    """
+    if phase.challenge.kind == Challenge.Kind.STANDING:
+        names, args = ("submissions:inputs", "submissions:example"), [phase.task_slug]
+    else:
+        names, args = ("challenges:inputs", "submissions:phase-example"), [phase.challenge.slug, phase.slug]
+    offered = inputs_offered(phase, is_organizer=False)
+    return {
+        key: _absolute(request, reverse(name, args=args)) if offered else None
+        for key, name in zip(("inputs", "example"), names, strict=True)
     }
 
 
@@ -115,7 +140,11 @@ def submission_dict(submission: Submission, request) -> dict:
             "file_size": submission.file_size,
             "sha256": submission.sha256,
             "url": _absolute(request, body["url"]),
-            "links": {"self": _absolute(request, reverse("api:submission", args=[submission.pk]))},
+            "links": {
+                "self": _absolute(request, reverse("api:submission", args=[submission.pk])),
+                # The uploaded file: the team, staff and the challenge's organizers only (403 or 404 to others).
+                "file": _absolute(request, reverse("api:submission-file", args=[submission.pk])),
+            },
         }
     )
     return body

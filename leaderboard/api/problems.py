@@ -32,6 +32,11 @@ TYPES = {
         "Not registered",
         "An organized phase takes submissions from teams with an approved registration only.",
     ),
+    "registration-refused": (
+        409,
+        "Registration refused",
+        "The challenge's registration rules refuse this (the detail says which), or there is nothing to withdraw.",
+    ),
     "phase-closed": (409, "Not accepting submissions", "The phase is not open or has no test set yet."),
     "malformed-request": (400, "Malformed request", "The request body could not be parsed."),
     "invalid-request": (422, "Invalid request", "Some fields are missing or invalid."),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.urls import reverse
 from rest_framework import serializers as s
 
 from scoring import submission_fields
@@ -80,6 +81,7 @@ class DeclarationSerializer(s.Serializer):
     label = s.CharField()
     help = s.CharField(allow_blank=True)
     choices = s.ListField(child=s.CharField(), allow_null=True)
+    required = s.BooleanField(help_text="an upload without this declaration is refused (422)")
 
 
 class TaskSerializer(s.Serializer):
@@ -129,7 +131,10 @@ class PhaseSerializer(s.Serializer):
     total_limit = s.IntegerField()
     board_mode = s.CharField()
     quota = QuotaSerializer(many=True, allow_null=True, help_text="your teams' quota; null without a token")
-    links = s.DictField(child=s.CharField())
+    links = s.DictField(
+        child=s.CharField(allow_null=True),
+        help_text="self, leaderboard, submissions, preflight; inputs and example (null until offered)",
+    )
 
 
 class ChallengeSerializer(s.Serializer):
@@ -167,7 +172,9 @@ class LeaderboardSerializer(PageSerializer):
     columns = s.ListField(child=s.CharField())
     rows = s.ListField(
         child=s.DictField(),
-        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric)",
+        help_text="one object per row with the CSV export's columns (rank, method, team, ..., one per metric); "
+        "as in the CSV, published results sit where they would rank, unranked (rank null, source "
+        "'reported in <paper>, Table N'); ?published=0 leaves them out",
     )
 
 
@@ -270,35 +277,33 @@ class TruthSerializer(s.Serializer):
     rows = s.IntegerField()
     changed = s.BooleanField(help_text="false when this file already was the phase's truth")
     rescoring = s.IntegerField(help_text="submissions of the phase sent back to the worker to be re-scored")
+    warnings = s.ListField(
+        child=s.CharField(), help_text="e.g. the truth shares rows with a public test set hosted on this site"
+    )
     versions = TruthVersionSerializer(many=True)
 
 
 class VisibilitySerializer(s.Serializer):
-    visibility = s.ChoiceField(choices=["public", "private"])
+    # Optional, as PATCH is partial: a body without it changes nothing and answers the submission as it is.
+    visibility = s.ChoiceField(choices=["public", "private"], required=False)
 
 
-def add_problem_responses(result, generator, request, public):
-    """drf-spectacular postprocessing hook: every operation may answer a problem document (4xx, 5xx)."""
-    problem = {
-        "description": "An error: an RFC 9457 problem document (docs/api.md lists the types).",
-        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
-    }
-    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = {
-        "type": "object",
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "detail": {"type": "string"},
-            "errors": {"type": "array", "items": {"type": "object"}},
-        },
-        "required": ["type", "title", "status", "detail"],
-    }
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            responses = operation.setdefault("responses", {})
-            for code in list(responses):
-                if str(code)[0] in "45":  # the serializer-described ones: make them problem documents too
-                    responses[code] = problem
-            responses.setdefault("default", problem)
+class PreflightSerializer(s.Serializer):
+    accepts = s.BooleanField(help_text="always true: a refusal is a problem document instead")
+    task = s.CharField()
+    challenge = s.CharField()
+    phase = s.CharField()
+    team = s.CharField()
+    quota = QuotaSerializer()
+    max_bytes = s.IntegerField(help_text="the largest file an upload takes")
+
+
+def link_the_guide(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the description links the API guide's site page (docs/api.md).
+
+    The reference page renders the description as Markdown, so a visitor opens the
+    guide with its examples instead of reading a repository path.
+    """
+    guide = reverse("docs:page", args=["api"])
+    result["info"]["description"] += f" Walkthrough with examples: [the API and command-line guide]({guide})."
     return result

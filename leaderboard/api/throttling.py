@@ -34,10 +34,20 @@ class TokenRateThrottle(SimpleRateThrottle):
         # A cache outage fails open, as leaderboard.accounts.ratelimit does: a limit is a brake on abuse, not an
         # access rule, and a Redis restart must not turn every API call into a 500 (bench/faults.py found it).
         try:
-            return super().allow_request(request, view)
+            allowed = super().allow_request(request, view)
         except Exception:  # noqa: BLE001 (whatever the cache backend raises)
             log.warning("API rate limit: cache unavailable, not limiting", exc_info=True)
             return True
+        if self.rate is not None and self.scope == "token":
+            request._request.rate_limit = self._state()
+        return allowed
+
+    def _state(self) -> tuple[int, int, int]:
+        """(limit, remaining, seconds until the oldest counted request leaves the window)."""
+        limit = self.num_requests or 0
+        remaining = max(0, limit - len(self.history))
+        reset = int(self.duration - (self.now - self.history[-1]) + 0.999) if self.history else int(self.duration or 0)
+        return limit, remaining, max(0, reset)
 
     def get_rate(self) -> str:
         # Read at call time, so a deployment (or a test) can change it without a restart of the class.
@@ -86,3 +96,23 @@ def upload_slot(view):
             release_slot(uploader)
 
     return wrapped
+
+
+class RateLimitHeadersMiddleware:
+    """``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` on every API response the limit counted.
+
+    The IETF RateLimit header fields (draft 7's three): a script can slow down before it gets a 429.
+    """
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        state = getattr(request, "rate_limit", None)
+        if state is not None:
+            limit, remaining, reset = state
+            response["RateLimit-Limit"] = str(limit)
+            response["RateLimit-Remaining"] = str(remaining)
+            response["RateLimit-Reset"] = str(reset)
+        return response

@@ -41,6 +41,7 @@ def truth_body(phase: Phase, replaced) -> dict:
         "rows": replaced.n_rows,
         "changed": replaced.changed,
         "rescoring": replaced.rescoring,
+        "warnings": list(replaced.warnings),
         "versions": [
             {
                 "sha256": v.sha256,

@@ -1,9 +1,8 @@
 """The JSON API under /api/v1/ (docs/api.md; the schema at /api/v1/schema/).
 
 Function views on Django REST framework. Access goes through the site's own
-helpers (``leaderboard.submissions.access``, ``Team.objects.for_user``); uploads
-go through the site's ``SubmissionForm`` and ``intake.create_submission``, so
-the API accepts exactly what the form accepts.
+helpers (``leaderboard.submissions.access``, ``Team.objects.for_user``). Uploads
+and their pre-flight are in ``leaderboard.api.submitting``.
 """
 
 from __future__ import annotations
@@ -12,14 +11,19 @@ import hashlib
 import math
 
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
-from rest_framework.decorators import api_view, parser_classes, permission_classes, throttle_classes
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import (
+    api_view,
+    parser_classes,
+    permission_classes,
+    renderer_classes,
+)
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -29,45 +33,70 @@ from leaderboard.api import schemas
 from leaderboard.api.authentication import requires
 from leaderboard.api.presenters import challenge_dict, phase_dict, submission_dict, submission_summary, task_dict
 from leaderboard.api.problems import TYPES, ApiProblem, problem_response
-from leaderboard.api.throttling import TokenRateThrottle, UploadRateThrottle, upload_slot
-from leaderboard.boards import exports
+from leaderboard.boards import exports, published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import parse_controls, ranked_page, row_count, select_rows, team_ids_for
-from leaderboard.boards.spec import direction_spec
+from leaderboard.boards.spec import direction_spec, directions_for
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.submissions import access, edits, intake, quotas
-from leaderboard.submissions.forms import DECLARATION_PREFIX, SubmissionForm
+from leaderboard.submissions import access, edits
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.uploads import upload_refused
-from scoring import submission_fields
+from scoring.registry import unknown_task_message
+
+
+class FileRenderer(BaseRenderer):
+    """Lets a file endpoint answer ``Accept: application/octet-stream`` (its errors are still JSON problems)."""
+
+    media_type = "application/octet-stream"
+    format = "file"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        # Only errors are rendered here (the file itself is a FileResponse): the problem document, as JSON.
+        return JSONRenderer().render(data)
+
 
 READ = requires("read", anonymous=True)
 READ_TOKEN = requires("read")
 SUBMIT = requires("submit")
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+MAX_PAGE = 10**6
+PAGE_PARAMETERS = [
+    OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, description="from 1"),
+    OpenApiParameter(
+        "page_size",
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+        description=f"rows per page, at most {MAX_PAGE_SIZE} (default {DEFAULT_PAGE_SIZE})",
+    ),
+]
 
 
-def _task_or_404(slug: str):
+def task_or_404(slug: str):
     try:
         return scoring.get_task(slug)
     except KeyError:
-        raise Http404(f"No task {slug!r}.") from None
+        raise Http404(unknown_task_message(slug)) from None
 
 
-def _standing_phase_or_404(slug: str) -> Phase:
-    _task_or_404(slug)
+def standing_phase_or_404(slug: str) -> Phase:
+    task_or_404(slug)
     phase = Phase.objects.standing().select_related("challenge").filter(task_slug=slug).first()
     if phase is None:
         raise Http404(f"Task {slug!r} has no leaderboard yet.")
     return phase
 
 
-def _phase_or_404(challenge: str, phase: str) -> Phase:
+def phase_or_404(challenge: str, phase: str) -> Phase:
     # Unpublished challenges stay unknown to the API (as on the site): a 404, never their phases.
-    return get_object_or_404(
-        Phase.objects.select_related("challenge"), challenge__slug=challenge, challenge__is_published=True, slug=phase
-    )
+    phases = Phase.objects.select_related("challenge").filter(challenge__slug=challenge, challenge__is_published=True)
+    found = phases.filter(slug=phase).first()
+    if found is None:
+        slugs = sorted(phases.values_list("slug", flat=True))
+        if not slugs:
+            raise Http404(f"No challenge {challenge!r}.")
+        raise Http404(f"No phase {phase!r} in {challenge!r}; its phases: {', '.join(slugs)}.")
+    return found
 
 
 def _teams(request: Request):
@@ -77,14 +106,35 @@ def _teams(request: Request):
     return list(Team.objects.for_user(request.user).order_by("-personal", "name"))
 
 
-def _page_params(request: Request) -> tuple[int, int]:
-    def number(name: str, default: int, low: int, high: int) -> int:
-        try:
-            return min(high, max(low, int(request.query_params.get(name, default))))
-        except (TypeError, ValueError):
-            return default
+def _query_problem(name: str, message: str) -> ApiProblem:
+    """422 for a query parameter the schema does not allow (a wrong value is refused, never ignored)."""
+    return ApiProblem(
+        422, "invalid-request", "Invalid request", f"The query parameter {name!r} is invalid: {message}",
+        errors=[{"line": None, "column": None, "field": name, "message": message}], error_count=1,
+    )  # fmt: skip
 
-    return number("page", 1, 1, 10**6), number("page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
+
+def _choice_param(request: Request, name: str, choices) -> str | None:
+    value = request.query_params.get(name)
+    if value is not None and value not in choices:
+        raise _query_problem(name, f"{value!r} is not one of {', '.join(choices)}.")
+    return value
+
+
+def _page_params(request: Request) -> tuple[int, int]:
+    def number(name: str, default: int, high: int) -> int:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise _query_problem(name, f"{raw!r} is not a whole number.") from None
+        if not 1 <= value <= high:
+            raise _query_problem(name, f"{value} is not between 1 and {high}.")
+        return value
+
+    return number("page", 1, MAX_PAGE), number("page_size", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 
 def _page_links(request: Request, page: int, page_size: int, count: int) -> dict:
@@ -120,7 +170,7 @@ def tasks(request: Request) -> Response:
 @api_view(["GET"])
 @permission_classes([READ])
 def task_detail(request: Request, slug: str) -> Response:
-    return Response(task_dict(_task_or_404(slug), request))
+    return Response(task_dict(task_or_404(slug), request))
 
 
 def _challenges():
@@ -150,17 +200,18 @@ def challenge_detail(request: Request, slug: str) -> Response:
 @api_view(["GET"])
 @permission_classes([READ])
 def phase_detail(request: Request, challenge: str, phase: str) -> Response:
-    return Response(phase_dict(_phase_or_404(challenge, phase), request, _teams(request)))
+    return Response(phase_dict(phase_or_404(challenge, phase), request, _teams(request)))
 
 
 # --- leaderboards -----------------------------------------------------------------------------
 
+# Every board view a task has (MUDI's two settings), from the kinds: a value outside them is a 422.
+DIRECTIONS = tuple(dict.fromkeys(d for task in scoring.TASKS.values() for d in directions_for(task)))
 BOARD_PARAMETERS = [
-    OpenApiParameter("direction", str, description="MUDI only: aware (default) or agnostic"),
+    OpenApiParameter("direction", str, enum=list(DIRECTIONS), description="MUDI only: aware (default) or agnostic"),
     OpenApiParameter("sort", str, description="a metric key, team, method or date; '-' first reverses"),
     OpenApiParameter("private", str, description="1: add your teams' private rows (needs a token)"),
-    OpenApiParameter("page", int),
-    OpenApiParameter("page_size", int, description=f"rows per page, at most {MAX_PAGE_SIZE}"),
+    *PAGE_PARAMETERS,
 ]
 
 
@@ -189,7 +240,8 @@ def _standing_not_modified(request: Request, slug: str) -> HttpResponse | None:
     """
     if "If-None-Match" not in request.headers:
         return None
-    task = _task_or_404(slug)
+    task = task_or_404(slug)
+    _choice_param(request, "direction", DIRECTIONS)
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     if controls.private:
         return None
@@ -211,6 +263,7 @@ def _standing_not_modified(request: Request, slug: str) -> HttpResponse | None:
 def _board(request: Request, phase: Phase) -> Response | HttpResponse:
     """One page of a board view: the CSV export's columns and ranks, with an ETag."""
     task = phase.task
+    _choice_param(request, "direction", DIRECTIONS)
     controls = parse_controls(task, request.query_params, logged_in=request.user.is_authenticated)
     spec = direction_spec(task, controls.direction)
     page, page_size = _page_params(request)
@@ -229,8 +282,16 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         return not_modified
     rows, count = [], 0
     if board is not None:
-        count = row_count(board, controls, select_rows(board, spec, controls, team_ids))
+        selected = select_rows(board, spec, controls, team_ids)
+        count = row_count(board, controls, selected)
         rows = ranked_page(board, controls, team_ids, (page - 1) * page_size, page_size)
+        if phase.has_published_results and published.shown(controls):
+            # As in the CSV: published results where they would rank, unranked ("reported in <paper>").
+            last_page = page * page_size >= count
+            rows = published.insert_on_page(
+                spec, rows, selected, (page - 1) * page_size, page_size, last_page,
+                lambda spec, entry: {"published_entry": entry},
+            )  # fmt: skip
     metric_keys = exports.metric_columns(spec)
     body = {
         "task": task.slug,
@@ -247,7 +308,7 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
         "board_computed_at": board.computed_at.isoformat() if board else None,
         "columns": exports.header(spec)[:-1],
         **_page_links(request, page, page_size, count),
-        "rows": [exports.export_row(spec, row, controls.sort, metric_keys) for row in rows],
+        "rows": [exports.export_data(spec, row, controls.sort, metric_keys) for row in rows],
     }
     response = Response(body)
     response["ETag"] = etag
@@ -265,7 +326,7 @@ def _board(request: Request, phase: Phase) -> Response | HttpResponse:
 @permission_classes([READ])
 def task_leaderboard(request: Request, slug: str):
     """A task's standing board with the page's view options; same columns and ranks as the CSV export."""
-    return _standing_not_modified(request, slug) or _board(request, _standing_phase_or_404(slug))
+    return _standing_not_modified(request, slug) or _board(request, standing_phase_or_404(slug))
 
 
 @extend_schema(
@@ -277,182 +338,21 @@ def task_leaderboard(request: Request, slug: str):
 @api_view(["GET"])
 @permission_classes([READ])
 def phase_leaderboard(request: Request, challenge: str, phase: str):
-    return _board(request, _phase_or_404(challenge, phase))
+    return _board(request, phase_or_404(challenge, phase))
 
 
 # --- submissions --------------------------------------------------------------------------------
-
-YES = {submission_fields.YES, "true", "1", "on"}
-NO = {submission_fields.NO, "false", "0", "off"}
-
-
-def _yes_no(value):
-    text = str(value).strip().lower()
-    if text in YES:
-        return submission_fields.YES
-    if text in NO:
-        return submission_fields.NO
-    return value  # the form reports it as an invalid choice
-
-
-def _form_data(request: Request, phase: Phase) -> dict:
-    """The API's fields in the names and values the site's SubmissionForm reads."""
-    params = request.data  # a QueryDict: uploads are multipart
-    data = {}
-    for f in submission_fields.FIELDS:
-        value = params.get(f.name)
-        if value is None:
-            value = f.default or None  # a flag or a choice with a default: absent means the default
-        if value is not None:
-            data[f.name] = _yes_no(value) if f.kind == "flag" else value
-    team_slug = params.get("team")
-    teams = Team.objects.for_user(request.user)
-    team = teams.filter(slug=team_slug).first() if team_slug else teams.filter(personal=True).first()
-    data["team"] = team.pk if team else ""
-    for declaration in phase.task.declarations:
-        name = DECLARATION_PREFIX + declaration.key
-        key = declaration.key if params.get(declaration.key) is not None else name
-        if declaration.choices:
-            values = [v for raw in params.getlist(key) if raw for v in str(raw).split(",") if v.strip()]
-            data[name] = [v.strip() for v in values]
-        elif params.get(key) is not None:
-            data[name] = _yes_no(params.get(key))
-    return data
-
-
-def _invalid(form: SubmissionForm):
-    if form.problems is not None:
-        problems = form.problems.to_dict()
-        return ApiProblem(
-            422,
-            "invalid-file",
-            "Invalid prediction file",
-            f"The file is not valid for this task: {form.problems.total} problem"
-            f"{'s' if form.problems.total != 1 else ''}. Nothing was submitted and no quota was used.",
-            errors=problems["errors"],
-            error_count=problems["error_count"],
-        )
-    errors = []
-    for field, messages in form.errors.get_json_data().items():
-        name = field.removeprefix(DECLARATION_PREFIX) if field != "__all__" else None
-        errors += [{"line": None, "column": None, "field": name, "message": m["message"]} for m in messages]
-    return ApiProblem(
-        422, "invalid-request", "Invalid request", "Some fields are missing or invalid; nothing was submitted.",
-        errors=errors, error_count=len(errors),
-    )  # fmt: skip
-
-
-def _quota_problem(exceeded: quotas.QuotaExceeded) -> ApiProblem:
-    quota = exceeded.quota
-    daily = quota.total_remaining > 0
-    headers = {}
-    if daily:
-        headers["Retry-After"] = str(max(1, int((quota.resets_at - timezone.now()).total_seconds())))
-    return ApiProblem(
-        429,
-        "quota-exceeded",
-        "Submission quota exceeded",
-        str(exceeded),
-        headers=headers,
-        resets_at=quota.resets_at.isoformat() if daily else None,
-        daily_limit=quota.daily_limit,
-        total_limit=quota.total_limit,
-    )
-
-
-def _create(request: Request, phase: Phase) -> Response:
-    if closed := quotas.window_refusal(phase):
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", closed)
-    if not phase.has_truth:
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", "This phase has no test set loaded yet.")
-    _ = request.FILES  # parse the body first: the upload handler says whether it cut the file off
-    if refused := upload_refused(request):
-        raise ApiProblem(413, "file-too-large", "File too large", refused)
-    if "file" not in request.FILES:
-        raise ApiProblem(
-            422, "invalid-request", "Invalid request", "Send the prediction file as the multipart field 'file'.",
-            errors=[{"line": None, "column": None, "field": "file", "message": "This field is required."}],
-            error_count=1,
-        )  # fmt: skip
-    form = SubmissionForm(_form_data(request, phase), request.FILES, phase=phase, user=request.user)
-    if not form.is_valid():
-        raise _invalid(form)
-    try:
-        submission = intake.create_submission(
-            phase=phase,
-            team=form.cleaned_data["team"],
-            user=request.user,
-            upload=form.cleaned_data["file"],
-            metadata=form.metadata(),
-        )
-    except quotas.QuotaExceeded as exceeded:
-        raise _quota_problem(exceeded) from None
-    except quotas.WorkerTimeExhausted as exhausted:
-        retry = max(1, int((exhausted.resets_at - timezone.now()).total_seconds()))
-        raise ApiProblem(
-            429, "worker-time-exhausted", "Daily worker time for invalid files used", str(exhausted),
-            headers={"Retry-After": str(retry)}, resets_at=exhausted.resets_at.isoformat(),
-        ) from None  # fmt: skip
-    except quotas.EmailNotVerified as refused:
-        raise ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused)) from None
-    except quotas.PhaseNotOpen as refused:
-        raise ApiProblem(409, "phase-closed", "Not accepting submissions", str(refused)) from None
-    except quotas.NotRegistered as refused:
-        raise ApiProblem(403, "not-registered", "Not registered", str(refused)) from None
-    except quotas.StorageUnavailable as refused:
-        raise ApiProblem(
-            503, "storage-unavailable", "File storage unavailable", str(refused), headers={"Retry-After": "60"}
-        ) from None
-    except quotas.TeamLocked as refused:
-        raise ApiProblem(
-            409, "team-locked", "Another team on this phase", str(refused), team=refused.entry_team.slug
-        ) from None
-    submission = Submission.objects.select_related("phase__challenge", "team").get(pk=submission.pk)
-    body = submission_dict(submission, request)
-    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["links"]["self"]})
-
-
-SUBMIT_SCHEMA = extend_schema(
-    request={"multipart/form-data": schemas.SubmissionCreateSerializer},
-    responses={202: schemas.SubmissionSerializer},
-    tags=["submissions"],
-)  # fmt: skip
-
-
-@extend_schema(operation_id="task_submissions_create")
-@SUBMIT_SCHEMA
-@api_view(["POST"])
-@permission_classes([SUBMIT])
-@throttle_classes([TokenRateThrottle, UploadRateThrottle])
-@parser_classes([MultiPartParser, FormParser])
-@upload_slot
-def task_submit(request: Request, slug: str) -> Response:
-    """Upload a prediction file to a task: validated by `scoring` now, scored by a worker after 202."""
-    return _create(request, _standing_phase_or_404(slug))
-
-
-@extend_schema(operation_id="phase_submissions_create")
-@SUBMIT_SCHEMA
-@api_view(["POST"])
-@permission_classes([SUBMIT])
-@throttle_classes([TokenRateThrottle, UploadRateThrottle])
-@parser_classes([MultiPartParser, FormParser])
-@upload_slot
-def phase_submit(request: Request, challenge: str, phase: str) -> Response:
-    # An unpublished challenge is 404 to all but its organizers (its refusals would name it).
-    if not Challenge.objects.visible_to(request.user).filter(slug=challenge).exists():
-        raise Http404("No such challenge.")
-    return _create(request, _phase_or_404(challenge, phase))
 
 
 @extend_schema(
     operation_id="submissions_list",
     parameters=[
         OpenApiParameter("task", str),
+        OpenApiParameter("challenge", str, description="challenge slug"),
+        OpenApiParameter("phase", str, description="phase slug (with challenge)"),
         OpenApiParameter("status", str, enum=list(Submission.Status.values)),
         OpenApiParameter("team", str, description="team slug"),
-        OpenApiParameter("page", int),
-        OpenApiParameter("page_size", int),
+        *PAGE_PARAMETERS,
     ],
     responses=schemas.SubmissionPageSerializer,
     tags=["submissions"],
@@ -467,8 +367,13 @@ def my_submissions(request: Request) -> Response:
         .order_by("-created_at")
     )
     params = request.query_params
+    _choice_param(request, "status", Submission.Status.values)
     if params.get("task"):
         rows = rows.for_task(params["task"])
+    if params.get("challenge"):
+        rows = rows.filter(phase__challenge__slug=params["challenge"])
+    if params.get("phase"):
+        rows = rows.filter(phase__slug=params["phase"])
     if params.get("status"):
         rows = rows.filter(status=params["status"])
     if params.get("team"):
@@ -502,10 +407,37 @@ def submission_detail(request: Request, submission_id) -> Response:
         submission = access.get_submission_for(request.user, submission_id, access.TEAM)
         serializer = schemas.VisibilitySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        edits.set_visibility(submission, serializer.validated_data["visibility"] == "public")
+        if "visibility" in serializer.validated_data:
+            edits.set_visibility(submission, serializer.validated_data["visibility"] == "public")
     else:
         submission = access.get_submission_for(request.user, submission_id)
     return Response(submission_dict(submission, request))
+
+
+@extend_schema(
+    operation_id="submissions_file",
+    responses={
+        (200, "application/octet-stream"): OpenApiResponse(
+            OpenApiTypes.BINARY, description="the uploaded file, byte for byte; its sha256 is the ETag"
+        )
+    },
+    tags=["submissions"],
+)
+@api_view(["GET"])
+@permission_classes([READ_TOKEN])
+@renderer_classes([JSONRenderer, FileRenderer])
+def submission_file(request: Request, submission_id) -> FileResponse:
+    """Your team's uploaded file, streamed as sent (the team, staff and the challenge's organizers only)."""
+    submission = access.get_submission_for(request.user, submission_id, access.FILE)
+    response = FileResponse(
+        submission.file.open("rb"),
+        as_attachment=True,
+        filename=submission.file_name,
+        content_type="application/octet-stream",
+    )
+    if submission.sha256:
+        response["ETag"] = f'"{submission.sha256}"'
+    return response
 
 
 def problem_type(request, kind: str):

@@ -11,13 +11,15 @@ the worker after every board update.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from statistics import mean
 
 from leaderboard.boards.models import BoardRow
+from leaderboard.submissions.charts import HEATMAP_ROW_PX, UNIT_RANGE, Figure, category_axis, short, trace, value_axis
 from leaderboard.submissions.charts import chart as _chart
 from leaderboard.submissions.charts import figure as _figure
-from leaderboard.submissions.charts import short, trace
 
 # Bars for more methods than this are unreadable; the table holds the rest.
 TOP_METHODS = 8
@@ -48,6 +50,19 @@ def points_trace(points: Sequence[tuple[str, float, float]], x_name: str, y_name
     )
 
 
+def unit_square(points: Sequence[tuple[str, float, float]]) -> tuple[list[float], dict]:
+    """A shared padded range inside [0, 1] for a scatter of two such metrics, and its diagonal as a shape.
+
+    Both axes get the same range (0.05 around the points, on 0.05 steps), so the
+    diagonal is at 45 degrees and "above the diagonal" reads at a glance.
+    """
+    values = [v for p in points for v in (p[1], p[2])]
+    low = max(0.0, math.floor((min(values) - 0.05) * 20) / 20)
+    high = min(UNIT_RANGE[1], math.ceil((max(values) + 0.05) * 20) / 20)
+    diagonal = {"type": "line", "x0": low, "y0": low, "x1": high, "y1": high, "line": {"dash": "dot", "color": "#999"}}
+    return [low, high], diagonal
+
+
 # --- board charts ---------------------------------------------------------------------------
 
 
@@ -69,29 +84,64 @@ def class_f1_chart(
     if len(class_keys) <= 10:
         fig = _figure(
             [
-                trace("bar", name=short(label(r)), x=names, y=[r["metrics"].get(key) for _, key in class_keys])
+                trace(
+                    "bar",
+                    name=short(label(r)),
+                    x=names,
+                    y=[r["metrics"].get(key) for _, key in class_keys],
+                    hovertemplate="%{x}<br>F1 %{y:.4f}",
+                )
                 for r in rows
             ]
         )
-        fig.update_layout(barmode="group", yaxis={"title": "F1", "range": [0, 1]})
-    else:
-        fig = _figure(
-            trace(
-                "heatmap",
-                z=[[r["metrics"].get(key) for _, key in class_keys] for r in rows],
-                x=[short(n, 18) for n in names],
-                y=[short(label(r)) for r in rows],
-                customdata=[[[label(r), n] for n in names] for r in rows],
-                hovertemplate="%{customdata[0]}<br>%{customdata[1]}: F1 %{z:.4f}<extra></extra>",
-                zmin=0,
-                zmax=1,
-                colorscale="Viridis",
-                colorbar={"title": "F1"},
-            )
+        fig.update_layout(
+            barmode="group", yaxis={"title": "F1", "range": UNIT_RANGE}, xaxis=category_axis(names, tickangle=-45)
         )
-        # automargin (the site's layout) sizes the left margin to the cut labels, so none is clipped.
-        fig.update_layout(height=220 + 30 * len(rows), xaxis={"tickangle": -45})
+    else:
+        fig = class_heatmap(class_keys, rows)
     return _chart("class-f1", title, fig, ["method", *names], table_rows)
+
+
+def class_heatmap(class_keys: Sequence[tuple[str, str]], rows: Sequence[dict]) -> Figure:
+    """Many classes (MUDI's 86): one heatmap row per class with a value, best mean F1 first, methods across.
+
+    Classes run down the chart, not across it: 86 columns on a phone were a few
+    pixels each. Each row is HEATMAP_ROW_PX tall, so the chart grows and the page
+    scrolls; classes no shown method has a value for are left out (blank rows).
+    """
+    f1 = {name: [r["metrics"].get(key) for r in rows] for name, key in class_keys}
+    shown = [name for name in f1 if any(v is not None for v in f1[name])]
+    shown.sort(key=lambda name: -mean([v for v in f1[name] if v is not None]))
+    methods = [short(label(r)) for r in rows]
+    fig = _figure(
+        trace(
+            "heatmap",
+            z=[f1[name] for name in shown],
+            x=list(range(len(rows))),
+            y=shown,
+            customdata=[[label(r) for r in rows] for _ in shown],
+            hovertemplate="%{customdata}<br>%{y}: F1 %{z:.4f}<extra></extra>",
+            zmin=0,
+            zmax=1,
+            colorscale="Viridis",
+            colorbar={"title": "F1", "len": min(1, 400 / (HEATMAP_ROW_PX * len(shown) or 1)), "y": 1, "yanchor": "top"},
+        )
+    )
+    fig.update_layout(
+        height=260 + HEATMAP_ROW_PX * len(shown),
+        # Methods across the top, where the chart starts; the rows below scroll with the page.
+        xaxis={
+            "side": "top",
+            "tickmode": "array",
+            "tickvals": list(range(len(rows))),
+            "ticktext": methods,
+            "tickangle": -30,
+        },
+        # Room for the title above the slanted method names (automargin alone would overlap the two).
+        margin={"t": 190},
+        yaxis=category_axis(shown, 32, autorange="reversed"),
+    )
+    return fig
 
 
 def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, float | None]]) -> dict | None:
@@ -104,7 +154,7 @@ def split_comparison(metric_name: str, pairs: Sequence[tuple[str, float | None, 
             trace("bar", name="standard split", x=[p[0] for p in pairs], y=[p[2] for p in pairs]),
         ]
     )
-    fig.update_layout(barmode="group", yaxis={"title": metric_name})
+    fig.update_layout(barmode="group", yaxis=value_axis([v for p in pairs for v in p[1:]], title=metric_name))
     return _chart(
         "splits",
         f"{metric_name}: random vs standard split",
@@ -178,8 +228,8 @@ def progression_chart(metric_name: str, steps: Sequence[dict]) -> dict | None:
         )
     )
     fig.update_layout(
-        # Every metric here is >= 0: a lone record must not get an axis running below zero.
-        yaxis={"title": metric_name, "rangemode": "nonnegative"},
+        # Every metric here is >= 0: a lone record must not get an axis running below zero (or to 1.2).
+        yaxis=value_axis([s["value"] for s in steps], title=metric_name),
         xaxis=_date_axis([s["date"] for s in steps]),
         showlegend=False,
     )
@@ -259,7 +309,7 @@ def context_paired_chart(names: Sequence[str], per_context: dict[str, list[float
         ]
     )
     fig.update_layout(
-        yaxis={"title": "AUROC", "range": [0, 1.02]},
+        yaxis={"title": "AUROC", "range": UNIT_RANGE},
         xaxis={"title": "context (sorted by the first entry)", "showticklabels": len(shared) <= 40, "tickangle": -45},
     )
     rows = []

@@ -1,4 +1,4 @@
-"""The /compare/ page: 2-4 submissions of one task, every metric side by side, a paired test.
+"""The /compare/ page: 2-4 submissions of one task, every metric side by side, the board's paired test.
 
 Access follows the submission page (``leaderboard.submissions.access``): a
 submission the user may not open is "not found", and then so is the whole
@@ -11,26 +11,18 @@ import logging
 from itertools import combinations
 from typing import Any
 
-from celery import shared_task
-from django.core.cache import cache as django_cache
-from django.db import transaction
 from django.http import Http404
 
-import scoring
-from leaderboard.boards import cache, charts
+from leaderboard.boards import charts
 from leaderboard.boards.exports import describe_metric
-from leaderboard.boards.matrix import correction_text, method_text
-from leaderboard.boards.models import PairTest
-from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Aligner, pair_test
 from leaderboard.boards.spec import DirectionSpec, direction_spec, directions_for
-from leaderboard.challenges.truth_cache import TruthMissing
-from leaderboard.formatting import metric_text
+from leaderboard.boards.verdicts import Inputs, rule_text
+from leaderboard.formatting import interval_text, metric_text
 from leaderboard.kinds.registry import site_kind
 from leaderboard.submissions import access
 from leaderboard.submissions.models import Result, Submission
 from scoring import keys as result_keys
-from scoring.multiple import holm_adjust, paired_seed_test
-from scoring.significance import ALPHA
+from scoring.replicates import PAIR_LEVEL
 
 log = logging.getLogger(__name__)
 
@@ -82,135 +74,33 @@ def metric_table(spec: DirectionSpec, subs: list[Submission], values: dict[str, 
     return table
 
 
-def failure_key(a_id, b_id, metric: str) -> str:
-    """Where the worker leaves the reason a pair could not be tested (read by the page)."""
-    return cache.key("compare-failure", a_id, b_id, metric)
-
-
-def _stored_tests(spec: DirectionSpec, ids: list) -> dict[tuple[str, str], PairTest]:
-    """The cached bootstraps among ``ids``, keyed (a id, b id) as they were tested."""
-    found = PairTest.objects.filter(
-        submission_a_id__in=ids,
-        submission_b_id__in=ids,
-        metric=spec.metric,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        seed=BOOTSTRAP_SEED,
-    )
-    return {(str(t.submission_a_id), str(t.submission_b_id)): t for t in found}
-
-
-def _bootstrap_outcome(a: Submission, b: Submission, stored: dict) -> dict | None:
-    """The stored bootstrap of A vs B in either order (p is symmetric; the differences flip), or None."""
-    if (test := stored.get((str(a.pk), str(b.pk)))) is not None:
-        return {
-            "p_value": test.p_value,
-            "delta": test.delta,
-            "observed_a": test.observed_a,
-            "observed_b": test.observed_b,
-            "n_resamples": test.n_used,
-        }
-    if (test := stored.get((str(b.pk), str(a.pk)))) is not None:
-        return {
-            "p_value": test.p_value,
-            "delta": -test.delta,
-            "observed_a": test.observed_b,
-            "observed_b": test.observed_a,
-            "n_resamples": test.n_used,
-        }
-    return None
-
-
-def _seed_outcome(spec: DirectionSpec, a: Submission, b: Submission, values: dict) -> dict:
-    """The paired t-test over seeds of A vs B from their stored per-seed results (no file, no bootstrap)."""
-    keys = [key for _, key in spec.seed_keys(spec.metric)]
-    per_a = [values.get(str(a.pk), {}).get(key) for key in keys]
-    per_b = [values.get(str(b.pk), {}).get(key) for key in keys]
-    if any(v is None for v in [*per_a, *per_b]):
-        return {"error": "not tested: a per-seed value is missing"}
-    outcome = paired_seed_test(per_a, per_b)
-    return {
-        "p_value": outcome.p_value,
-        "delta": outcome.delta,
-        "observed_a": values[str(a.pk)].get(spec.metric),
-        "observed_b": values[str(b.pk)].get(spec.metric),
-        "n_seeds": outcome.n_seeds,
-    }
-
-
 def significance(spec: DirectionSpec, subs: list[Submission], values: dict | None = None) -> list[dict]:
-    """The board's pairwise test on every pair of the compared submissions, Holm-corrected across the pairs.
+    """The board's rule on every pair of the compared submissions (``verdicts.pair_outcome``).
 
-    Seed-mode tasks (several seeds) use the paired t-test over the stored per-seed
-    values, as the board's significance matrix does. Bootstrap-mode tasks read
-    only stored bootstraps here; missing ones are enqueued for a worker
-    (``leaderboard.boards.tasks.run_compare_tests``) after the request, and the
-    page shows them as pending until they are stored (its script reloads that part).
-    The adjusted p-values appear once every pair is known.
+    Reads stored numbers only (bootstrap replicates, or per-seed results): no
+    prediction file is opened and no resampling is done in the request, and each
+    pair gets the verdict the leader marks and the matrix give it.
     """
     values = values or {}
+    inputs = Inputs(spec, {str(s.pk): values.get(str(s.pk), {}) for s in subs})
     outcomes = []
-    stored = _stored_tests(spec, [s.pk for s in subs]) if spec.significance != "seeds" else {}
-    missing: dict[str, list[str]] = {}
     for a, b in combinations(subs, 2):
         outcome: dict[str, Any] = {"a": a, "b": b}
-        if spec.significance == "seeds":
-            outcome.update(_seed_outcome(spec, a, b, values))
-        elif (found := _bootstrap_outcome(a, b, stored)) is not None:
-            outcome.update(found)
-        elif not a.phase.has_truth:
-            outcome["error"] = "the task's truth file is not available"
-        elif failure := django_cache.get(failure_key(a.pk, b.pk, spec.metric)):
-            outcome["error"] = failure
+        found = inputs.outcome(str(a.pk), str(b.pk))
+        if isinstance(found, str):
+            outcome["error"] = found
         else:
-            outcome["pending"] = True
-            missing.setdefault(str(a.pk), []).append(str(b.pk))
+            outcome.update(
+                p_value=found.p_value,
+                delta=found.delta,
+                interval=interval_text(found.low, found.high),
+                significant=found.significant,
+                n=found.n,
+                observed_a=values.get(str(a.pk), {}).get(spec.metric),
+                observed_b=values.get(str(b.pk), {}).get(spec.metric),
+            )
         outcomes.append(outcome)
-    tested = [o for o in outcomes if "p_value" in o]
-    if not missing:
-        for outcome, adjusted in zip(tested, holm_adjust([o["p_value"] for o in tested]), strict=True):
-            outcome["p_adjusted"] = adjusted
-            outcome["significant"] = adjusted < ALPHA
-    for a_id, b_ids in missing.items():
-        enqueue_compare_tests(spec.key, a_id, b_ids)
     return outcomes
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def run_compare_tests(direction: str, a_id: str, b_ids: list[str]) -> int:
-    """The compare page's missing bootstraps of A against each B (stored in ``PairTest``), in a worker."""
-    return run_tests(direction, a_id, b_ids)
-
-
-def enqueue_compare_tests(direction: str, a_id: str, b_ids: list[str]) -> None:
-    """Send ``run_compare_tests`` after the request's transaction (the page never computes a test)."""
-
-    def send() -> None:
-        try:
-            run_compare_tests.delay(direction, a_id, b_ids)
-        except Exception:  # the page keeps saying "pending"; the next visit tries again
-            log.exception("could not enqueue the compare tests of %s", a_id)
-
-    transaction.on_commit(send)
-
-
-def run_tests(direction: str, a_id, b_ids: list) -> int:
-    """Compute and store the bootstraps of A against each B (the worker's side of ``significance``)."""
-    a = Submission.objects.select_related("phase").filter(pk=a_id).first()
-    if a is None:
-        return 0
-    spec = direction_spec(a.phase.task, direction)
-    aligner = Aligner(a.phase, spec)
-    done = 0
-    for b in Submission.objects.filter(pk__in=b_ids, phase=a.phase):
-        try:
-            pair_test(spec, a, b, aligner=aligner)
-            done += 1
-        except TruthMissing:
-            django_cache.set(failure_key(a.pk, b.pk, spec.metric), "the task's truth file is not available", 3600)
-        except (scoring.ScoringError, OSError, ValueError) as error:
-            log.warning("compare: bootstrap %s vs %s failed: %s", a.pk, b.pk, error)
-            django_cache.set(failure_key(a.pk, b.pk, spec.metric), f"the test could not be run ({error})", 3600)
-    return done
 
 
 # --- breakdowns: the kind's breakdown chart, and the contexts each entry wins ----------------------
@@ -298,8 +188,6 @@ def build_comparison(user, ids: list, direction: str | None) -> dict | str:
         if len(directions_for(task)) > 1
         else [],
         "ids": ",".join(str(s.pk) for s in subs),
-        "tests_pending": any(t.get("pending") for t in tests),
-        "test_method": method_text(spec.significance, len(tests)),
-        "test_correction": correction_text(len(tests)),
-        "alpha": ALPHA,
+        "test_rule": rule_text(spec),
+        "pair_level": PAIR_LEVEL,
     }

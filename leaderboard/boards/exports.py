@@ -18,7 +18,8 @@ import scoring
 from leaderboard.boards import published
 from leaderboard.boards.models import Board
 from leaderboard.boards.query import Controls, ranked_rows
-from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified, significance_text
+from leaderboard.boards.spec import TEXT_SORTS, DirectionSpec, is_verified
+from leaderboard.boards.verdicts import rule_text
 from leaderboard.csvsafe import safe_cell
 from leaderboard.links import absolute_reverse
 from scoring import keys as result_keys
@@ -69,7 +70,9 @@ def describe_metric(task, key: str) -> dict:
 
 
 # The row's place on the board, before the method fields.
-PLACE_COLUMNS = ("rank", "position", "indistinguishable_from_leader", "p_value_vs_leader")
+PLACE_COLUMNS = (
+    "rank", "position", "indistinguishable_from_leader", "p_value_vs_leader", "interval_low", "interval_high",
+)  # fmt: skip
 # Who and when, and the platform's own marks, after the method fields.
 ENTRY_COLUMNS = ("team", "submission_id", "submission_url", "submitted_at", "baseline", "verified", "source",
                  "declarations")  # fmt: skip
@@ -125,13 +128,18 @@ def export_row(
     """One row as {column: value}; the rank is the rank of the current sort."""
     rank = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]
     mark = bool(row["tied_with_leader"])
-    untested = spec.significance == "bootstrap" and row["p_value"] is None and not mark
+    # A row without a reach has no stored statistics (no replicates or seed values): it was not tested.
+    untested = row.get("reach") is None and row["p_value"] is None and not mark
     out = {
         "rank": rank,
         "position": row["position"],
-        # None: unranked, or the bootstrap against the leader has not run yet.
+        # None: unranked, or no stored statistics to test the row with. The p-value is given for the
+        # rows within reach of the leader; the rows beyond reach are told apart by the bound alone.
         "indistinguishable_from_leader": None if row["rank"] is None or untested else mark,
         "p_value_vs_leader": _number(row["p_value"]),
+        # The 95% interval of the ranking metric (bootstrap percentile, or t-interval over seeds).
+        "interval_low": _number(row.get("low")),
+        "interval_high": _number(row.get("high")),
         **_field_values(row),
         "team": row["team_name"],
         "submission_id": str(row["submission_id"]),
@@ -163,16 +171,19 @@ def published_export_row(entry, metric_keys: list[tuple[str, str]]) -> dict:
     return out
 
 
-def _export_data(
+def export_data(
     spec: DirectionSpec, row: dict, sort: str, metric_keys: list[tuple[str, str]], private: bool = False
 ) -> dict:
+    """An export row of a board row or of a published result (``{"published_entry": entry}``)."""
     if "published_entry" in row:
         return published_export_row(row["published_entry"], metric_keys)
     return export_row(spec, row, sort, metric_keys, private)
 
 
-# On every line, like the scoring version: the truth the row was scored against.
-TRUTH_COLUMNS = ("truth_sha256", "truth_synthetic")
+# On every line, like the scoring version: the truth the row was scored against. Published labels are
+# named by their sha256; an organized challenge's hidden truth by its version number only (the hash
+# would let anyone confirm a guessed truth).
+TRUTH_COLUMNS = ("truth_sha256", "truth_version", "truth_synthetic")
 
 
 def fixed_columns(private: bool = False) -> tuple[str, ...]:
@@ -216,9 +227,11 @@ def csv_chunks(
     yield _drain(buffer)
     metric_keys = metric_columns(spec)
     metric_names = [name for name, _ in metric_keys]
-    truth_cells = [truth["sha256"], "yes" if truth["synthetic"] else "no"] if truth else ["", ""]
+    truth_cells = (
+        [truth["sha256"], truth["version"] or "", "yes" if truth["synthetic"] else "no"] if truth else ["", "", ""]
+    )
     for i, row in enumerate(rows, start=1):
-        data = _export_data(spec, row, controls.sort, metric_keys, private)
+        data = export_data(spec, row, controls.sort, metric_keys, private)
         data["declarations"] = _declarations_text(data["declarations"])
         # Metric values are floats or None, and the csv module writes a float as
         # its shortest round-trip form (str == repr), so only the fixed columns
@@ -278,6 +291,8 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
             "private_rows": controls.private,
             "filters": {param: list(values) for param, values in controls.filters},
             "only": list(controls.only),
+            # The moment a pinned view (?as_of=) shows, None for the board as it stands.
+            "as_of": controls.as_of or None,
         },
         "ranking": {
             "metric": spec.metric,
@@ -285,7 +300,7 @@ def _json_document(board: Board, spec: DirectionSpec, rows: list, controls: Cont
             "tiebreak": [{"metric": key, "higher_is_better": better} for key, better in spec.tiebreak],
             "then": ["earlier submission", "submission id"],
             "significance": spec.significance,
-            "significance_rule": significance_text(spec.significance, task),
+            "significance_rule": rule_text(spec),
         },
         "truth": truth_of(board) if board.pk else None,
         "board_computed_at": board.computed_at.isoformat() if board.pk else None,
@@ -316,7 +331,7 @@ def json_chunks(
     )
     parts = [head]
     for i, row in enumerate(itertools.chain([first], rows)):
-        text = json.dumps(_export_data(spec, row, controls.sort, metric_keys, private), indent=1, default=str)
+        text = json.dumps(export_data(spec, row, controls.sort, metric_keys, private), indent=1, default=str)
         parts.append((",\n  " if i else "") + text.replace("\n", "\n  "))
         if len(parts) >= CHUNK_ROWS:
             yield "".join(parts)
@@ -330,13 +345,22 @@ def to_json(board: Board, spec: DirectionSpec, rows: Iterable[dict], controls: C
     return "".join(json_chunks(board, spec, rows, controls))
 
 
-def export_chunks(kind: str, board: Board | None, spec: DirectionSpec, controls: Controls, team_ids: list[int]):
+def export_chunks(
+    kind: str,
+    board: Board | None,
+    spec: DirectionSpec,
+    controls: Controls,
+    team_ids: list[int],
+    rows: Iterable[dict] | None = None,
+):
     """The CSV or JSON text of a view (every row, no pagination) as an iterator of chunks.
 
     Rows come from a server-side cursor (``query.ranked_rows``), so memory does
-    not grow with the board and the first bytes leave before the last row is read.
+    not grow with the board and the first bytes leave before the last row is read;
+    a pinned view passes its ``rows`` (``leaderboard.boards.pinned.pinned_rows``).
     """
-    rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
+    if rows is None:
+        rows = ranked_rows(board, controls, team_ids) if board is not None else iter(())
     if board is not None and board.phase.has_published_results and published.shown(controls):
         # Published results where they would rank, merged into the stream (they are never ranked).
         rows = published.merge_stream(spec, rows, published.entries(spec))

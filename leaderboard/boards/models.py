@@ -54,7 +54,7 @@ class BoardRowQuerySet(models.QuerySet):
 class Board(models.Model):
     class Significance(models.TextChoices):
         BOOTSTRAP = "bootstrap", "Paired bootstrap over test rows"
-        SEEDS = "seeds", "Overlap of seed intervals"
+        SEEDS = "seeds", "Paired t-test over seeds"
 
     class Part(models.TextChoices):
         # Which test rows the board ranks: every board but a revealed phase's private one is "public".
@@ -80,8 +80,6 @@ class Board(models.Model):
     last_activity = models.DateTimeField(null=True, blank=True)
     # State of the art over time: [{"date", "value", "method", "team", "submission"}].
     progression = models.JSONField(default=list)
-    # Bootstrap comparisons with the leader still to run (0 when the marks are complete).
-    pending_tests = models.PositiveIntegerField(default=0)
     # Pairwise significance of the top public entries, written by the worker
     # (``leaderboard.boards.matrix``): {} until first computed.
     significance_matrix = models.JSONField(default=dict, blank=True)
@@ -131,8 +129,16 @@ class BoardRow(models.Model):
     spread = models.FloatField(null=True)
     n_seeds = models.PositiveSmallIntegerField(default=1)
     tied_with_leader = models.BooleanField(default=False)
-    # Paired-bootstrap p-value against the leader (single-seed tasks; None when not tested).
+    # The rule's p-value against the public leader (``leaderboard.boards.verdicts``): set for the rows
+    # within reach of the leader; None for the leader, rows beyond reach and rows that cannot be tested.
     p_value = models.FloatField(null=True)
+    # 95% interval of the ranking metric (bootstrap percentile, or t-interval over seeds; None: unknown).
+    low = models.FloatField(null=True)
+    high = models.FloatField(null=True)
+    # ``scoring.replicates`` reach of the row, and value + reach in higher-is-better units: a row whose
+    # best case is below the leader's value minus its reach is told apart from it without a test.
+    reach = models.FloatField(null=True)
+    best_case = models.FloatField(null=True)
 
     # Display metrics {key: value}.
     metrics = models.JSONField(default=dict)
@@ -151,6 +157,14 @@ class BoardRow(models.Model):
             models.Index(fields=["board", "is_public", "quality", "tail"], name="boardrow_rank_idx"),
             # One board update: the rows of the changed submission's team and method.
             models.Index(fields=["board", "team", "method_key"], name="boardrow_group_idx"),
+            # A new leader: the rows within its reach (``recompute._band``) ...
+            models.Index(fields=["board", "best_case"], name="boardrow_band_idx"),
+            # ... and the rows marked or tested under the old one (few: the top of the board).
+            models.Index(
+                fields=["board"],
+                condition=models.Q(p_value__isnull=False) | models.Q(tied_with_leader=True),
+                name="boardrow_verdict_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -173,31 +187,35 @@ def row_metadata(columns: Mapping[str, Any], fields: Iterable[SubmissionField] =
     return {f.name: submission_fields.shown_value(f, columns.get(f.column_name)) for f in metadata_fields(fields)}
 
 
-class PairTest(models.Model):
-    """A cached paired bootstrap of one metric between two submissions (A first, as tested)."""
+class BoardRowHistory(models.Model):
+    """One public row of a board as it stood from ``valid_from`` until ``valid_to`` (None: it still does).
 
-    submission_a = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
-    submission_b = models.ForeignKey("submissions.Submission", on_delete=models.CASCADE, related_name="+")
-    metric = models.CharField(max_length=120)
-    n_resamples = models.PositiveIntegerField()
-    seed = models.PositiveIntegerField(default=0)
-    observed_a = models.FloatField()
-    observed_b = models.FloatField()
-    delta = models.FloatField()
-    p_value = models.FloatField()
-    n_used = models.PositiveIntegerField()  # resamples left after dropping undefined ones
-    scoring_version = models.CharField(max_length=20, blank=True)
-    computed_at = models.DateTimeField(auto_now_add=True)
+    Written by the worker whenever it writes a board (``leaderboard.boards.pinned.record``):
+    only rows whose content changed open or close a period, so a board pinned to a
+    moment (``?as_of=``) is read from this table alone, exactly as it stood then.
+    """
+
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="history")
+    submission_id = models.UUIDField()  # not a key: the history outlives a deleted submission
+    # The row's columns as the board query reads them (``pinned.HISTORY_COLUMNS``), as JSON.
+    row = models.JSONField()
+    # sha256 of ``row`` in canonical JSON: equal content, equal fingerprint.
+    fingerprint = models.CharField(max_length=64)
+    valid_from = models.DateTimeField()
+    valid_to = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["submission_a", "submission_b", "metric", "n_resamples", "seed"], name="pairtest_unique"
-            )
+        indexes = [
+            # A pinned view: WHERE board = ? AND valid_from <= T AND (valid_to IS NULL OR valid_to > T).
+            models.Index(fields=["board", "valid_from"], name="boardrowhistory_asof_idx"),
+            # Recording a board write: WHERE board = ? AND valid_to IS NULL (the rows standing now).
+            models.Index(fields=["board", "valid_to"], name="boardrowhistory_open_idx"),
+            # Recording one update: WHERE board = ? AND submission_id IN (...) AND valid_to IS NULL.
+            models.Index(fields=["board", "submission_id"], name="boardrowhistory_entry_idx"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.submission_a_id} vs {self.submission_b_id} on {self.metric}: p={self.p_value:.4f}"
+        return f"{self.submission_id} on board {self.board_id} from {self.valid_from}"
 
 
 class PendingBoardUpdate(models.Model):

@@ -24,7 +24,6 @@ from datetime import UTC, datetime, timedelta
 
 from leaderboard.boards.spec import DirectionSpec
 from scoring.ranking import Entry, IntervalMode, Ranked, rank
-from scoring.significance import ALPHA
 
 BEST = "best"
 LATEST = "latest"
@@ -198,19 +197,15 @@ def place(
     return places
 
 
-def place_for_direction(
-    spec: DirectionSpec, rows: Sequence[Candidate], verdicts: dict[str, bool | None]
-) -> dict[str, Place]:
-    """Places under the view's ranking metric, with the significance mark."""
+def place_for_direction(spec: DirectionSpec, rows: Sequence[Candidate]) -> dict[str, Place]:
+    """Places under the view's ranking metric (ranks only: the marks are the board's rule, ``recompute._verdict``)."""
     return place(
         rows,
         metric=spec.metric,
         higher_is_better=spec.higher_is_better,
         tiebreak=spec.tiebreak,
-        interval_mode=spec.significance,
         spread_key=spec.spread_key(spec.metric),
         n_seeds=len(spec.task.seeds),
-        verdicts=verdicts,
     )
 
 
@@ -335,51 +330,3 @@ def direction_key(spec: DirectionSpec, values: dict) -> str:
 
 def is_ranked(quality: str) -> bool:
     return not quality.startswith("1")
-
-
-@dataclass(frozen=True)
-class Standing:
-    """What the mark of a row needs to know about it (or about the leader)."""
-
-    id: str
-    is_public: bool
-    quality: str
-    tail: str
-    value: float | None
-    spread: float | None
-
-
-def mark(spec: DirectionSpec, row: Standing, leader: Standing | None, p_value: float | None) -> bool:
-    """The "indistinguishable from the public leader" mark of one row, by ``scoring.ranking.rank``.
-
-    The leader is marked; an unranked row is not; a private row with no public
-    leader, or placed above it, would lead and is marked; otherwise the pure
-    ranking function decides from the two entries (interval overlap over seeds,
-    or the bootstrap verdict ``p_value >= ALPHA``).
-    """
-    if not is_ranked(row.quality):
-        return False
-    if leader is None or row.id == leader.id:
-        return True
-    verdict = None if p_value is None else p_value >= ALPHA
-
-    def entry(s: Standing, order: float, indistinguishable: bool | None) -> Entry:
-        return Entry(
-            id=s.id,
-            submitted_at=order,
-            values={spec.metric: s.value},
-            spread=s.spread,
-            n_seeds=len(spec.task.seeds),
-            indistinguishable_from_leader=indistinguishable,
-        )
-
-    if (row.quality, row.tail) < (leader.quality, leader.tail):
-        return True  # a private row placed above the public leader would itself lead
-    # Quality and tail already put the leader first; "submitted" 0 vs 1 keeps it first on equal values.
-    pair = rank(
-        [entry(leader, 0.0, None), entry(row, 1.0, verdict)],
-        metric=spec.metric,
-        higher_is_better=spec.higher_is_better,
-        interval_mode=spec.significance,
-    )
-    return next(p.tied_with_leader for p in pair if p.entry.id == row.id)

@@ -24,8 +24,9 @@ from leaderboard.boards.spec import (
     is_verified,
 )
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.formatting import metric_text
+from leaderboard.formatting import interval_text, metric_text
 from leaderboard.kinds.registry import site_kind
+from scoring.replicates import PAIR_LEVEL
 
 # Rows fed to the board charts (the best ones by the board's ranking).
 CHART_ROWS = 200
@@ -44,10 +45,19 @@ def present_row(spec: DirectionSpec, row: dict, sort: str = "") -> dict:
     row["primary_spread"] = (
         metric_text(metrics.get(spread_key)) if spread_key and metrics.get(spread_key) is not None else ""
     )
+    row["primary_interval"] = interval_text(row.get("low"), row.get("high"))
+    # A ranked row beyond reach of the leader is told apart by the bound alone: its p is below the rule's level.
+    row["beyond_reach"] = bool(
+        row["rank"] is not None
+        and not row["tied_with_leader"]
+        and row["p_value"] is None
+        and row.get("reach") is not None
+    )
+    row["pair_level"] = PAIR_LEVEL
     row["cells"] = [metric_text(metrics.get(c.key)) for c in spec.columns[1:]]
     row["class_cells"] = [metric_text(metrics.get(c.key)) for c in spec.class_columns]
     row["breakdown_cells"] = [metric_text(metrics.get(c.key)) for c in spec.breakdown_columns]
-    # The leader is not marked as indistinguishable from itself.
+    # The leader's mark says "the leader" rather than "indistinguishable from the leader".
     row["is_leader"] = bool(row["is_public"] and row["position"] == 1 and row["rank"] is not None)
     # Under a column sort the rank shown is the rank by that column.
     row["shown_rank"] = row["sort_rank"] if sort and sort not in TEXT_SORTS else row["rank"]

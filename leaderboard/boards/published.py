@@ -91,8 +91,13 @@ def merge_page(
     """The page's rows with the published entries whose place falls on this page inserted."""
     if not shown(controls):
         return page
+    return insert_on_page(spec, page, rows, (controls.page - 1) * page_size, page_size, last_page, row_for)
+
+
+def insert_on_page(spec, page: list, rows: QuerySet, start: int, page_size: int, last_page: bool, make) -> list:
+    """``page`` (rows ``start`` to ``start + page_size`` of ``rows``) with ``make(spec, entry)`` inserted for each
+    published entry whose place falls on it; the site's page and the API's page place them alike."""
     found = entries(spec)
-    start = (controls.page - 1) * page_size
     merged = list(page)
     # Insert from the last place back so earlier indexes stay right; ties keep best-first order.
     placed = [
@@ -101,7 +106,7 @@ def merge_page(
         if start <= place < start + page_size or (last_page and place >= start + len(page))
     ]
     for place, _, e in sorted(placed, key=lambda t: (t[0], t[1]), reverse=True):
-        merged.insert(min(place - start, len(merged)), row_for(spec, e))
+        merged.insert(min(place - start, len(merged)), make(spec, e))
     return merged
 
 

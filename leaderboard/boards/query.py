@@ -15,6 +15,8 @@ without JavaScript:
 - ``cols=<group>`` (repeatable): which groups of columns the table shows
   (``COLUMN_GROUPS``; rank, method and the ranking metric always show; none given = all);
 - ``published=0``: hide the published results shown beside the rows (on by default);
+- ``as_of=<ISO 8601 moment>``: the view as it stood then (``leaderboard.boards.pinned``; the
+  views check it, since a bad moment is an error, not a default);
 - ``page=N``.
 
 Unknown or invalid values are ignored (the default applies), never an error.
@@ -62,6 +64,8 @@ class Controls:
     default_direction: str = field(default="default", compare=False)
     # Column groups shown; () = every group. Only the HTML table reads it (rows and exports do not change).
     columns: tuple[str, ...] = field(default=(), compare=False)
+    # A pinned view's moment as its permalink writes it (``pinned.format_as_of``); "" = the board now.
+    as_of: str = ""
 
     def shows(self, group: str) -> bool:
         return not self.columns or group in self.columns
@@ -81,6 +85,7 @@ class Controls:
             "page": 1,
             "columns": self.columns,
             "published": self.published,
+            "as_of": self.as_of,
         }
         values.update(changes)
         pairs: list[tuple[str, str]] = []
@@ -96,6 +101,8 @@ class Controls:
         pairs += [("cols", group) for group in values["columns"]]
         if not values["published"]:
             pairs.append(("published", "0"))
+        if values["as_of"]:
+            pairs.append(("as_of", values["as_of"]))
         if values["page"] and values["page"] != 1:
             pairs.append(("page", str(values["page"])))
         return pairs
@@ -103,7 +110,8 @@ class Controls:
     def query(self, **changes) -> str:
         """``?a=b&...`` (or "" for the default view)."""
         pairs = self.params(**changes)
-        return "?" + urlencode(pairs) if pairs else ""
+        # ":" left as is (it is legal in a query): a pinned view's as_of reads as written in a citation.
+        return "?" + urlencode(pairs, safe=":") if pairs else ""
 
     @staticmethod
     def sort_param(sort: str, reverse: bool) -> str:
@@ -126,7 +134,7 @@ class Controls:
         return "reversed" if self.reverse else "sorted"
 
     def cache_parts(self) -> tuple:
-        return (self.direction, self.sort, self.reverse, self.filters, self.only, self.published, self.page)
+        return (self.direction, self.sort, self.reverse, self.filters, self.only, self.published, self.as_of, self.page)
 
 
 def parse_controls(task, params, *, logged_in: bool) -> Controls:
@@ -216,7 +224,8 @@ def select_rows(board: Board, spec: DirectionSpec, controls: Controls, team_ids:
 ROW_COLUMNS = (
     "id", "submission_id", "team_id", "team_name", "method_name", "submitted_at", "is_public", "is_baseline",
     "uses_external_data", "paper_url", "code_url", "declarations", "metadata", "value", "spread", "n_seeds",
-    "tied_with_leader", "p_value", "metrics", "quality", "tail", "tags", "public_rank", "public_value",
+    "tied_with_leader", "p_value", "low", "high", "reach", "metrics", "quality", "tail", "tags", "public_rank",
+    "public_value",
 )  # fmt: skip
 
 

@@ -23,30 +23,28 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 
-from celery import shared_task
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 import scoring
-from leaderboard.boards import cache
-from leaderboard.boards.models import Board, BoardRow, PairTest, carried_fields, row_metadata
-from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, run_pending_tests
+from leaderboard.boards import cache, pinned
+from leaderboard.boards.models import Board, BoardRow, carried_fields, row_metadata
 from leaderboard.boards.placement import (
     Candidate,
-    Standing,
     column_keys,
     direction_key,
     is_ranked,
-    mark,
     progression,
     representatives,
     tail_key,
 )
 from leaderboard.boards.present import warm
 from leaderboard.boards.spec import DirectionSpec, declaration_tags, direction_spec, directions_for
+from leaderboard.boards.verdicts import NO_STATISTIC, Inputs, Statistic, statistics
 from leaderboard.challenges.models import Phase, Registration
 from leaderboard.submissions.models import Result, Submission
+from scoring.replicates import beyond_reach
 from scoring.splits import PRIVATE, PUBLIC
 
 log = logging.getLogger(__name__)
@@ -107,10 +105,12 @@ def method_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> BoardRow:
-    """A board row for representative ``c`` (its values include the display metrics); no mark yet."""
+def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict, stat: Statistic = NO_STATISTIC) -> BoardRow:
+    """A board row for representative ``c`` (its values include the display metrics) and its
+    ``Statistic`` (interval and reach); no mark yet."""
     values = c.values
     spread_key = spec.spread_key(spec.metric)
+    value = values.get(spec.metric)
     return BoardRow(
         board=board,
         submission_id=s["id"],
@@ -140,18 +140,22 @@ def _build_row(board: Board, spec: DirectionSpec, c: Candidate, s: dict) -> Boar
         spread=values.get(spread_key) if spread_key else None,
         n_seeds=len(spec.task.seeds),
         metrics=values,
+        low=stat.low,
+        high=stat.high,
+        reach=stat.reach,
+        best_case=None if value is None or stat.reach is None else _normal(spec, value) + stat.reach,
     )
 
 
-def _standing(row: BoardRow) -> Standing:
-    return Standing(
-        id=str(row.submission_id),
-        is_public=row.is_public,
-        quality=row.quality,
-        tail=row.tail,
-        value=row.value,
-        spread=row.spread,
-    )
+def _normal(spec: DirectionSpec, value: float) -> float:
+    """A value in "higher is better" units (``BoardRow.best_case`` is stored in them)."""
+    return value if spec.higher_is_better else -value
+
+
+def _build_rows(board: Board, spec: DirectionSpec, reps: list[Candidate], info: dict) -> list[BoardRow]:
+    """The rows of ``reps`` with their intervals and reaches (one query for a bootstrap view)."""
+    stats = statistics(spec, [(c.id, c.values) for c in reps])
+    return [_build_row(board, spec, c, info[c.id], stats[c.id]) for c in reps]
 
 
 def _first(rows: Iterable[BoardRow]) -> BoardRow | None:
@@ -164,51 +168,63 @@ def _leader_row(board: Board, exclude: Q | None = None) -> BoardRow | None:
     rows = BoardRow.objects.public().filter(board=board)
     if exclude is not None:
         rows = rows.exclude(exclude)
-    found = rows.order_by("quality", "tail").only("submission_id", "is_public", "quality", "tail", "value", "spread")
+    found = rows.order_by("quality", "tail").only(*MARK_FIELDS)
     first = found.first()
     return first if first is not None and is_ranked(first.quality) else None
 
 
-def _leader_p_values(spec: DirectionSpec, leader: BoardRow | None, submission_ids: Iterable | None = None) -> dict:
-    """{submission id: p-value} of the cached bootstraps of the leader against others (bootstrap boards)."""
-    if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
-        return {}
-    tests = PairTest.objects.filter(
-        submission_a_id=leader.submission_id,
-        metric=spec.metric,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        seed=BOOTSTRAP_SEED,
-    )
-    if submission_ids is not None:
-        tests = tests.filter(submission_b_id__in=list(submission_ids))
-    return {str(b): p for b, p in tests.values_list("submission_b_id", "p_value")}
+def _verdict(row: BoardRow, leader: BoardRow | None, inputs: Inputs | None) -> tuple[float | None, bool]:
+    """(p-value against the public leader, "indistinguishable from the leader") of one row, by the rule.
+
+    The leader is marked; an unranked row is not; a row with no public leader, or
+    a private row placed above it, would lead and is marked. A row beyond reach of
+    the leader is told apart without a test (``scoring.replicates.beyond_reach``);
+    the others are tested (``verdicts.pair_outcome``), and a pair that cannot be
+    tested is not marked.
+    """
+    if not is_ranked(row.quality) or row.value is None:
+        return None, False
+    if leader is None or str(row.submission_id) == str(leader.submission_id):
+        return None, True
+    if (row.quality, row.tail) < (leader.quality, leader.tail):
+        return None, True
+    assert leader.value is not None  # a ranked leader has a value
+    if beyond_reach(leader.value, leader.reach, row.value, row.reach) or inputs is None:
+        return None, False
+    outcome = inputs.outcome(str(leader.submission_id), str(row.submission_id))
+    if isinstance(outcome, str):
+        return None, False
+    return outcome.p_value, not outcome.significant
 
 
-def _apply_mark(spec: DirectionSpec, row: BoardRow, leader: BoardRow | None, p_values: dict[str, float]) -> bool:
-    """Set the row's p-value and mark against ``leader``; True if either changed."""
-    sid = str(row.submission_id)
-    tested = (
-        spec.significance == Board.Significance.BOOTSTRAP
-        and leader is not None
-        and is_ranked(row.quality)
-        and sid != str(leader.submission_id)
-    )
-    p_value = p_values.get(sid) if tested else None
-    tied = mark(spec, _standing(row), _standing(leader) if leader is not None else None, p_value)
-    changed = (row.p_value, row.tied_with_leader) != (p_value, tied)
-    row.p_value, row.tied_with_leader = p_value, tied
-    return changed
-
-
-def _pending(spec: DirectionSpec, board: Board, leader: BoardRow | None) -> int:
-    """Bootstrap comparisons with the leader still to run: ranked rows other than the leader without a p-value."""
-    if spec.significance != Board.Significance.BOOTSTRAP or leader is None:
-        return 0
+def _needs_test(row: BoardRow, leader: BoardRow | None) -> bool:
     return (
-        BoardRow.objects.filter(board=board, p_value__isnull=True, value__isnull=False)
-        .exclude(submission_id=leader.submission_id)
-        .count()
+        leader is not None
+        and row.value is not None
+        and is_ranked(row.quality)
+        and str(row.submission_id) != str(leader.submission_id)
+        and (row.quality, row.tail) > (leader.quality, leader.tail)
+        and not beyond_reach(leader.value or 0.0, leader.reach, row.value, row.reach)
     )
+
+
+def _mark_rows(spec: DirectionSpec, rows: list[BoardRow], leader: BoardRow | None) -> list[BoardRow]:
+    """Set every row's p-value and mark against ``leader``; returns the rows whose mark or p-value changed.
+
+    Only rows within reach of the leader have their test inputs loaded (one query).
+    """
+    tested = [r for r in rows if _needs_test(r, leader)]
+    inputs = None
+    if tested and leader is not None:
+        metrics = {str(r.submission_id): r.metrics for r in [leader, *tested]}
+        inputs = Inputs(spec, metrics)
+    changed = []
+    for row in rows:
+        p_value, tied = _verdict(row, leader, inputs)
+        if (row.p_value, row.tied_with_leader) != (p_value, tied):
+            row.p_value, row.tied_with_leader = p_value, tied
+            changed.append(row)
+    return changed
 
 
 def _board_for(phase: Phase, spec: DirectionSpec, part: str = Board.Part.PUBLIC) -> Board:
@@ -241,18 +257,25 @@ def _stamp(board: Board, leader: BoardRow | None) -> None:
     board.scoring_version = scoring.__version__
 
 
-def _after_commit(phase: Phase, boards: list[Board], enqueue_tests: bool) -> None:
+def _after_commit(phase: Phase, boards: list[Board], touched: set[str] | None = None) -> None:
+    """After a board write, inside its transaction: the history, then cache and warm-up once it commits.
+
+    ``touched``: the only submissions whose rows may have changed (the update's own and those a new
+    leader re-marked), so the history compares just those; None compares every row.
+    """
+    # The history pinned views (?as_of=) read, in the same transaction as the rows.
+    pinned.record(boards, only=touched)
     if phase.revealed_at is not None:
         # A score changed after the reveal (a re-run, a new truth, moderation): the private boards follow.
-        boards = boards + build_private_boards(phase)
+        private = build_private_boards(phase)
+        pinned.record(private)
+        boards = boards + private
     transaction.on_commit(cache.invalidate_summaries)
     transaction.on_commit(lambda: _warm(boards))
-    if enqueue_tests and any(b.pending_tests for b in boards):
-        transaction.on_commit(lambda: _enqueue_tests(phase.pk))
 
 
-def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
-    """Rebuild every board of ``phase`` from scratch; enqueue missing bootstrap tests after commit if asked.
+def recompute_phase(phase: Phase) -> list[Board]:
+    """Rebuild every board of ``phase`` from scratch, marks included (from stored statistics only).
 
     The specification the incremental ``update_board`` must always agree with
     (a property test checks it), and what a scorer-version change runs
@@ -277,26 +300,19 @@ def recompute_phase(phase: Phase, *, enqueue_tests: bool = True) -> list[Board]:
             metrics = Result.objects.filter(submission_id__in=rep_ids).by_submission(stored) if rep_ids else {}
             reps = [replace(c, values={**c.values, **metrics.get(c.id, {})}) for c in reps]
             board.save()
-            rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
+            rows = _build_rows(board, spec, reps, info)
             leader = _first(rows)
-            p_values = _leader_p_values(spec, leader)
-            for row in rows:
-                _apply_mark(spec, row, leader, p_values)
+            _mark_rows(spec, rows, leader)
             _stamp(board, leader)
             board.n_rows = sum(1 for r in rows if r.is_public)
             board.n_submissions = n_submissions
             board.last_activity = last_activity
             board.progression = progression(spec, public)
-            board.pending_tests = (
-                sum(1 for r in rows if r.value is not None and r.p_value is None and r is not leader)
-                if spec.significance == Board.Significance.BOOTSTRAP and leader is not None
-                else 0
-            )
             board.save()
             BoardRow.objects.filter(board=board).delete()
             BoardRow.objects.bulk_create(rows, batch_size=500)
             boards.append(board)
-        _after_commit(phase, boards, enqueue_tests)
+        _after_commit(phase, boards)
     return boards
 
 
@@ -324,24 +340,26 @@ def _progression_after(spec: DirectionSpec, phase: Phase, steps: list[dict], cha
     return before + progression(spec, [changed]) + [s for s in after if beats(s["value"], value)]
 
 
-def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> list[Board]:
+def update_board(phase: Phase, submission_id) -> list[Board]:
     """Bring the phase's boards up to date after one submission changed (scored, hidden, shown, re-run).
 
     Work is proportional to what changed, not to the board: the submission's
     team-and-method rows (public and private) are rebuilt from that group's
     submissions; ranks are not stored, so no other row is written unless the
-    public leader changed, when every mark against it is recomputed. A deleted
+    public leader changed, when the marks of the rows within reach of the old or
+    the new leader are recomputed (``_remark``). A deleted
     submission (no group to find) falls back to a full rebuild.
     """
     sub = Submission.objects.filter(pk=submission_id, phase=phase).values("team_id", "method_name").first()
     if sub is None:
-        return recompute_phase(phase, enqueue_tests=enqueue_tests)
+        return recompute_phase(phase)
     sid = str(submission_id)
     key = method_key(sub["method_name"])
     task = phase.task
     specs = [direction_spec(task, direction) for direction in directions_for(task)]
     stored = _ranking_keys(specs) | {k for spec in specs for k in spec.stored_keys()}
     boards = []
+    touched: set[str] = {sid}  # the submissions whose rows this update rewrote or re-marked
     with transaction.atomic():
         Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
         group = Submission.objects.on_boards().filter(phase=phase, team_id=sub["team_id"])
@@ -357,78 +375,76 @@ def update_board(phase: Phase, submission_id, *, enqueue_tests: bool = True) -> 
             board = _board_for(phase, spec)
             old = _leader_row(board)
             reps = representatives(spec, candidates, phase.board_mode, phase.ladder_threshold)
-            rows = [_build_row(board, spec, c, info[c.id]) for c in reps]
+            rows = _build_rows(board, spec, reps, info)
             others = _leader_row(board, exclude=in_group)
             leader = _first([*rows, *([others] if others else [])])
-            if old is None or leader is None:
-                moved = (old is None) != (leader is None)
-            else:
-                moved = _standing(old) != _standing(leader)
+            moved = (old is None) != (leader is None) or (
+                old is not None and leader is not None and _identity(old) != _identity(leader)
+            )
             gone = list(BoardRow.objects.filter(board=board).filter(in_group).only(*MARK_FIELDS))
+            touched |= {str(r.submission_id) for r in [*gone, *rows]}
             BoardRow.objects.filter(pk__in=[r.pk for r in gone]).delete()
-            p_values = _leader_p_values(spec, leader, None if moved else [r.submission_id for r in rows])
-            for row in rows:
-                _apply_mark(spec, row, leader, p_values)
+            _mark_rows(spec, rows, leader)
             BoardRow.objects.bulk_create(rows)
-            # The row and pending counts move by what the group's rows changed (no count over the board).
-            pending = sum(_is_pending(spec, r, leader) for r in rows)
             if moved:
-                pending += _remark(spec, board, leader, p_values, exclude=in_group)
-            else:
-                pending += board.pending_tests - sum(_is_pending(spec, r, leader) for r in gone)
+                touched |= _remark(spec, board, leader, exclude=in_group)
             _stamp(board, leader)
             board.n_rows += sum(r.is_public for r in rows) - sum(r.is_public for r in gone)
             board.n_submissions = n_submissions
             board.last_activity = last_activity
             board.progression = _progression_after(spec, phase, board.progression, changed, sid)
-            board.pending_tests = pending
             board.save()
             boards.append(board)
-        _after_commit(phase, boards, enqueue_tests)
+        _after_commit(phase, boards, touched)
     return boards
 
 
-MARK_FIELDS = ("id", "submission_id", "is_public", "quality", "tail", "value", "spread", "p_value", "tied_with_leader")
+MARK_FIELDS = (
+    "id", "submission_id", "is_public", "quality", "tail", "value", "reach", "best_case", "p_value", "tied_with_leader",
+    "metrics",
+)  # fmt: skip
 
 
-def _is_pending(spec: DirectionSpec, row: BoardRow, leader: BoardRow | None) -> bool:
-    """A ranked row whose bootstrap against the leader has not run yet (bootstrap boards)."""
-    return (
-        spec.significance == Board.Significance.BOOTSTRAP
-        and leader is not None
-        and row.value is not None
-        and row.p_value is None
-        and str(row.submission_id) != str(leader.submission_id)
+def _identity(row: BoardRow) -> tuple:
+    """What the marks of other rows depend on: which row leads, its value, its reach and its test inputs."""
+    return (str(row.submission_id), row.quality, row.tail, row.value, row.reach, row.metrics)
+
+
+# Slack on the band's database comparison; the exact test is ``beyond_reach`` in Python.
+_BAND_SLACK = 1e-9
+
+
+def _band(board: Board, spec: DirectionSpec, leader: BoardRow | None) -> Q:
+    """The rows whose mark can differ from "not marked, no p-value" under ``leader``.
+
+    Those are the rows marked or tested now (under the old leader), the rows above
+    the leader (private ones that would lead), and the rows within reach of it:
+    ``best_case`` (value plus reach, in higher-is-better units) at least the
+    leader's value minus its reach. Every other row is beyond reach, so told
+    apart without a test. Served by ``boardrow_band_idx`` and ``boardrow_verdict_idx``.
+    """
+    now = Q(p_value__isnull=False) | Q(tied_with_leader=True)
+    if leader is None:
+        return Q()
+    if leader.reach is None or leader.value is None:
+        return Q()  # no bound for this leader: every row is tested
+    floor = _normal(spec, leader.value) - leader.reach
+    floor -= _BAND_SLACK * (1 + abs(floor))
+    above = Q(quality__lt=leader.quality) | Q(quality=leader.quality, tail__lt=leader.tail)
+    return now | above | Q(best_case__gte=floor)
+
+
+def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, exclude: Q) -> set[str]:
+    """Recompute the marks that a new leader can change (``_band``); returns the submissions of the rows rewritten.
+
+    The work grows with the rows near the top of the board, not with the board.
+    """
+    rows = list(
+        BoardRow.objects.filter(board=board).filter(_band(board, spec, leader)).exclude(exclude).only(*MARK_FIELDS)
     )
-
-
-def _remark(spec: DirectionSpec, board: Board, leader: BoardRow | None, p_values: dict, exclude: Q) -> int:
-    """Recompute every mark against a new leader (the only update that touches every row); returns the pending."""
-    dirty = []
-    pending = 0
-    for row in BoardRow.objects.filter(board=board).exclude(exclude).only(*MARK_FIELDS).iterator(chunk_size=5000):
-        if _apply_mark(spec, row, leader, p_values):
-            dirty.append(row)
-        pending += _is_pending(spec, row, leader)
+    dirty = _mark_rows(spec, rows, leader)
     BoardRow.objects.bulk_update(dirty, ["p_value", "tied_with_leader"], batch_size=1000)
-    return pending
-
-
-def refresh_marks(phase: Phase) -> None:
-    """Re-read the leader's cached bootstraps into the marks of every row (after ``run_pending_tests``)."""
-    task = phase.task
-    with transaction.atomic():
-        Phase.objects.select_for_update(no_key=True).filter(pk=phase.pk).first()
-        boards = []
-        for board in Board.objects.public().filter(phase=phase):
-            spec = direction_spec(task, board.direction)
-            leader = _leader_row(board)
-            _remark(spec, board, leader, _leader_p_values(spec, leader), exclude=Q(pk__in=[]))
-            board.pending_tests = _pending(spec, board, leader)
-            board.version = uuid.uuid4()
-            board.save(update_fields=["pending_tests", "version"])
-            boards.append(board)
-        _after_commit(phase, boards, enqueue_tests=False)
+    return {str(r.submission_id) for r in dirty}
 
 
 # --- private boards (after the reveal, ``leaderboard.boards.reveal``) ---------------------------------
@@ -508,8 +524,14 @@ def build_private_boards(phase: Phase) -> list[Board]:
         reps = [by_id[c.id] for c in best]
         team_ranks = _public_team_ranks(phase, spec.key)
         rows = []
+        # Replicates cover the public rows only: a private board's intervals are the seed views' alone.
+        private_stats = (
+            statistics(spec, [(c.id, c.values) for c in reps])
+            if spec.significance == "seeds"
+            else {c.id: NO_STATISTIC for c in reps}
+        )
         for c in reps:
-            row = _build_row(board, spec, c, {**info[c.id], "is_public": True})
+            row = _build_row(board, spec, c, {**info[c.id], "is_public": True}, private_stats[c.id])
             row.is_public = True
             row.public_rank = team_ranks.get(c.team_id)
             row.public_value = public_values.get(c.id, {}).get(spec.metric)
@@ -523,7 +545,6 @@ def build_private_boards(phase: Phase) -> list[Board]:
         board.n_submissions = len(finals)
         board.last_activity = max((c.submitted_at for c in candidates), default=None)
         board.progression = []
-        board.pending_tests = 0
         board.save()
         BoardRow.objects.filter(board=board).delete()
         BoardRow.objects.bulk_create(rows, batch_size=500)
@@ -538,26 +559,3 @@ def _warm(boards: list[Board]) -> None:
             warm(board)
         except Exception:  # a cold cache is slower, never wrong: do not fail the scoring job for it
             log.exception("could not warm the cache of board %s", board.pk)
-
-
-# The name it had in boards.tasks, so messages already queued under it still find it.
-@shared_task(name="leaderboard.boards.tasks.run_board_tests", acks_late=True, ignore_result=True)
-def run_board_tests(phase_id: int) -> int:
-    """Run the missing leader-vs-row bootstraps of a phase, then put their verdicts on the rows.
-
-    Idempotent: tests already stored are skipped, and refreshing the marks does
-    not enqueue this task again (a pair that cannot be tested would loop forever).
-    """
-    phase = Phase.objects.filter(pk=phase_id).first()
-    if phase is None:
-        return 0
-    computed = run_pending_tests(phase)
-    refresh_marks(phase)
-    return computed
-
-
-def _enqueue_tests(phase_id: int) -> None:
-    try:
-        run_board_tests.delay(phase_id)
-    except Exception:  # a broker outage must not break scoring; the next recompute tries again
-        log.exception("could not enqueue the bootstrap tests of phase %s", phase_id)

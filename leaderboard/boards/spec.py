@@ -15,7 +15,7 @@ import scoring
 from leaderboard.kinds.registry import site_kind
 from scoring import keys as result_keys
 from scoring import submission_fields
-from scoring.significance import ALPHA
+from scoring.replicates import uses_bootstrap
 from scoring.submission_fields import SubmissionField
 
 DEFAULT_DIRECTION = "default"
@@ -148,21 +148,7 @@ def direction_spec(task: scoring.registry.Task, direction: str | None = None) ->
 
 def significance_for(task: scoring.registry.Task) -> Significance:
     """'seeds' when results come with a spread over several seeds, else 'bootstrap'."""
-    return "seeds" if len(task.seeds) > 1 and task.spread else "bootstrap"
-
-
-def significance_text(significance: str, task: scoring.registry.Task) -> str:
-    """The sentence the page shows under the table."""
-    if significance == "seeds":
-        spread = "standard deviation" if task.spread == "std" else "standard error"
-        return (
-            f"≈ marks entries whose interval mean ± {spread} over {len(task.seeds)} seeds overlaps the "
-            "leader's: they are not distinguishable from the leader."
-        )
-    return (
-        "≈ marks entries that a paired bootstrap over test rows (1,000 resamples, two-sided) cannot tell apart "
-        f"from the leader at the {ALPHA:.0%} level (p ≥ {ALPHA:g})."
-    )
+    return "bootstrap" if uses_bootstrap(task) else "seeds"
 
 
 # --- declaration filters ------------------------------------------------------------------

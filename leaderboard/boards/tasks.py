@@ -1,4 +1,4 @@
-"""Celery tasks of the boards: the coalesced board refresh of a phase, and the bootstrap tests.
+"""Celery tasks of the boards: the coalesced refresh of a phase's boards (marks and intervals included).
 
 All run on the background queue (settings.BACKGROUND_QUEUE), never where scoring runs. A change
 (a new score, a visibility edit, a moderation) is recorded as a ``PendingBoardUpdate`` row by
@@ -15,10 +15,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from leaderboard.boards.compare import run_compare_tests  # noqa: F401 (registers the compare page's task)
 from leaderboard.boards.matrix import enqueue_stale
 from leaderboard.boards.models import PendingBoardUpdate
-from leaderboard.boards.recompute import recompute_phase, run_board_tests, update_board  # noqa: F401 (registers it)
+from leaderboard.boards.recompute import recompute_phase, update_board
 from leaderboard.challenges.models import Phase
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from leaderboard.boards import views
+from leaderboard.boards.paper_tables import FORMATS
 
 app_name = "boards"
 urlpatterns = [
@@ -8,6 +9,19 @@ urlpatterns = [
     path("tasks/<slug:slug>/", views.task_board, name="task"),
     path("tasks/<slug:slug>/leaderboard.csv", views.leaderboard_csv, name="csv"),
     path("tasks/<slug:slug>/leaderboard.json", views.leaderboard_json, name="json"),
+    # Paper-ready tables of a view (LaTeX, Markdown, CSV): leaderboard.boards.paper_tables.
+    *(path(f"tasks/<slug:slug>/table.{fmt}", views.paper_table, {"fmt": fmt}, name=f"table_{fmt}") for fmt in FORMATS),
+    *(
+        path(
+            f"challenges/<slug:slug>/<slug:phase_slug>/board/table.{fmt}",
+            views.phase_paper_table,
+            {"fmt": fmt},
+            name=f"phase_table_{fmt}",
+        )
+        for fmt in FORMATS
+    ),  # fmt: skip
+    path("tasks/<slug:slug>/feed.atom", views.board_feed, name="feed"),
+    path("badges/<uuid:submission_id>.svg", views.entry_badge, name="badge"),
     path("datasets/<slug:family>/<slug:dataset>/", views.dataset, name="dataset"),
     path("compare/", views.compare, name="compare"),
     # Organized phases (standing ones live at /tasks/<slug>/): the same pages and exports for one phase.

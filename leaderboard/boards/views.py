@@ -1,23 +1,26 @@
 """Leaderboard pages: /benchmarks/, /tasks/<slug>/ and its exports, /datasets/..., /compare/.
 
 Everything here reads precomputed rows (``leaderboard.boards.recompute``);
-nothing ranks per request except the compare page's on-demand bootstrap, whose
-result is cached in ``PairTest``.
+nothing ranks per request, and the compare page's paired tests read stored
+statistics (``leaderboard.boards.verdicts``), never a prediction file.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import math
 import uuid
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import scoring
-from leaderboard.boards import cache, exports, matrix, published, query
+from leaderboard import docpages
+from leaderboard.boards import cache, cite, exports, feeds, matrix, paper_tables, pinned, published, query
 from leaderboard.boards.charts import TOP_METHODS, shakeup_chart
 from leaderboard.boards.compare import build_comparison
 from leaderboard.boards.models import Board
@@ -35,12 +38,13 @@ from leaderboard.boards.spec import (
     direction_spec,
     directions_for,
     filters_for,
-    significance_text,
 )
+from leaderboard.boards.verdicts import rule_text
 from leaderboard.challenges.access import get_challenge_for
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.formatting import MISSING
 from leaderboard.kinds.registry import shown_sections, site_kind
+from leaderboard.links import absolute_url
 from scoring.definitions import Task
 
 
@@ -96,6 +100,7 @@ def _benchmark_summary() -> list[dict]:
     ):
         stats[(row["phase__task_slug"], row["direction"])] = row
     with_phase = set(Phase.objects.standing().values_list("task_slug", flat=True))
+    synthetic = Phase.objects.standing().synthetic_task_slugs()
     families = []
     for family in scoring.FAMILIES.values():
         datasets: dict[str, dict] = {}
@@ -115,6 +120,7 @@ def _benchmark_summary() -> list[dict]:
                     # The metric's full name, as the home page writes it (the board's short header is for columns).
                     "metric": task.metric(spec.metric).name,
                     "has_board": task.slug in with_phase,
+                    "synthetic": task.slug in synthetic,
                     "n_submissions": row.get("n_submissions", 0),
                     "best_value": row.get("best_value"),
                     "last_activity": row.get("last_activity"),
@@ -126,10 +132,14 @@ def _benchmark_summary() -> list[dict]:
     return families
 
 
+def _any_synthetic(families: list[dict]) -> bool:
+    return any(t["synthetic"] for f in families for d in f["datasets"] for t in d["tasks"])
+
+
 @require_GET
 def benchmarks(request: HttpRequest) -> HttpResponse:
     summary = cache.get_or_compute(cache.SUMMARY_KEY, _benchmark_summary)
-    return render(request, "boards/benchmarks.html", {"families": summary})
+    return render(request, "boards/benchmarks.html", {"families": summary, "any_synthetic": _any_synthetic(summary)})
 
 
 # --- /tasks/<slug>/ ---------------------------------------------------------------------------
@@ -155,9 +165,14 @@ def _headers(spec: DirectionSpec, controls: Controls) -> dict:
             "aria_sort": _aria_sort(state, ascending_first),
         }
 
+    definition = site_kind(spec.task).definition
+
     def metric(c) -> dict:
         # Best first: a higher-is-better column sorts descending.
-        return header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        h = header(c.key, c.label, c.description, ascending_first=not c.higher_is_better)
+        spread = c.key.endswith(("/std", "/stderr"))
+        h["definition"] = docpages.metric_url("spreads-over-seeds" if spread else definition(c.key))
+        return h
 
     return {
         "rank": header("rank", "Rank", "the board's ranking"),
@@ -217,6 +232,8 @@ class BoardTarget:
     is_organizer: bool = False
     # The public board of a "hidden until the end" phase before its reveal, for anyone but organizers.
     hidden: bool = False
+    # A view pinned to a moment (``?as_of=``), read from the board's history.
+    as_of: datetime.datetime | None = None
 
     @property
     def is_private(self) -> bool:
@@ -290,25 +307,94 @@ def shift_text(shift: int | None) -> tuple[str, str]:
     return "0", ""
 
 
+def _pinned(request: HttpRequest, target: BoardTarget) -> BoardTarget:
+    """The target pinned to ``?as_of=`` (public rows only: history keeps no private ones); raises ``AsOfError``."""
+    raw = request.GET.get("as_of")
+    if raw is None:
+        return target
+    moment = pinned.parse_as_of(raw)
+    controls = dataclasses.replace(target.controls, as_of=pinned.format_as_of(moment), private=False)
+    return dataclasses.replace(target, controls=controls, as_of=moment)
+
+
+def _as_of_error(request: HttpRequest, error: pinned.AsOfError) -> HttpResponse:
+    return HttpResponseBadRequest(render(request, "boards/as_of_error.html", {"message": str(error)}).content)
+
+
+def _view_title(target: BoardTarget) -> str:
+    """How a citation names the board view: task or phase, the setting, the filters."""
+    task, spec = target.task, target.spec
+    if target.challenge is not None:
+        title = f"{target.challenge.title}, {target.phase.title} {'private' if target.is_private else 'public'} board"
+    else:
+        title = f"DDI Leaderboard: {task.dataset_name} ({task.split})"
+    if len(directions_for(task)) > 1:
+        title += f", {spec.label.lower()}"
+    if target.controls.filters:
+        title += ", filtered by " + "; ".join(f"{p}={'+'.join(v)}" for p, v in target.controls.filters)
+    return title
+
+
+def _cite_context(target: BoardTarget, pin: pinned.Pin | None) -> dict:
+    """The Cite panel: BibTeX of the benchmark's paper, and of the view pinned to ``pin``'s moment."""
+    context: dict = {"paper_bibtex": cite.paper_bibtex(target.task), "pin": pin}
+    if pin is not None:
+        as_of = pinned.format_as_of(pin.as_of)
+        permalink = absolute_url(target.board_url + target.controls.query(as_of=as_of, page=1))
+        slug = target.task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
+        view = cite.PinnedView(_view_title(target), slug, pin.as_of, permalink, pin.digest, pin.n_rows)
+        context.update(permalink=permalink, view_bibtex=cite.view_bibtex(view), as_of=as_of)
+    return context
+
+
+def _table_links(target: BoardTarget, controls: Controls) -> list[tuple[str, str]]:
+    """(label, URL) of the view's paper-ready tables (public rows of this view, pinned if it is)."""
+    if target.is_private or target.hidden:
+        return []
+    query_string = dataclasses.replace(controls, private=False).query(page=1)
+    labels = {"tex": "LaTeX", "md": "Markdown", "csv": "CSV"}
+    if target.challenge is None:
+        args: list = [target.task.slug]
+        name = "boards:table_{}"
+    else:
+        args = [target.challenge.slug, target.phase.slug]
+        name = "boards:phase_table_{}"
+    return [(labels[fmt], reverse(name.format(fmt), args=args) + query_string) for fmt in paper_tables.FORMATS]
+
+
 def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
+    try:
+        target = _pinned(request, target)
+    except pinned.AsOfError as error:
+        return _as_of_error(request, error)
     task, spec, board, phase, controls = target.task, target.spec, target.board, target.phase, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
-    rows, total = page_rows(board, spec, controls, team_ids)
-    n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
-    if controls.page > n_pages:  # past the end: show the last page
-        controls = dataclasses.replace(controls, page=n_pages)
+    as_of = target.as_of
+    pinned_view = as_of is not None
+    pin: pinned.Pin | None
+    if as_of is not None:
+        # The board as it stood then, from its history: no charts or kind sections (those show the board now).
+        rows, total, pin = pinned.pinned_page(board, spec, controls, as_of, phase.has_published_results)
+        n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+        controls = dataclasses.replace(controls, page=min(controls.page, n_pages))
+    else:
         rows, total = page_rows(board, spec, controls, team_ids)
-    if board is not None and phase.has_published_results:  # beside the rows, where they would rank (never ranked)
-        rows = published.merge_page(
-            spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
-            controls.page == n_pages,
-        )  # fmt: skip
+        n_pages = max(1, math.ceil(total / query.PAGE_SIZE))
+        if controls.page > n_pages:  # past the end: show the last page
+            controls = dataclasses.replace(controls, page=n_pages)
+            rows, total = page_rows(board, spec, controls, team_ids)
+        if board is not None and phase.has_published_results:  # beside the rows, where they would rank (never ranked)
+            rows = published.merge_page(
+                spec, controls, rows, query.select_rows(board, spec, controls, team_ids), query.PAGE_SIZE, total,
+                controls.page == n_pages,
+            )  # fmt: skip
+        pin = pinned.current_pin(board, controls) if board is not None and not controls.private else None
     challenge = target.challenge
     organized = challenge is not None
     sibling = None if organized else _sibling_board(task)
-    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None else []
+    charts = board_charts(board, spec, sibling, controls, team_ids) if board is not None and not pinned_view else []
     if target.is_private and board is not None:
-        shake = shakeup_chart(board, spec)
+        shake = shakeup_chart(board, spec) if not pinned_view else None
         charts = [shake, *charts] if shake else charts
         for row in rows:
             row["shift_text"], row["shift_class"] = shift_text(exports.shift(row))
@@ -356,11 +442,18 @@ def _render_board(request: HttpRequest, target: BoardTarget) -> HttpResponse:
         if len(directions_for(task)) > 1
         else [],
         "charts": charts,
-        "matrix": matrix.present(board) if board is not None else None,
-        "kind_sections": shown_sections(site_kind(task).board_sections, spec, rows),
+        "matrix": matrix.present(board) if board is not None and not pinned_view else None,
+        "kind_sections": [] if pinned_view else shown_sections(site_kind(task).board_sections, spec, rows),
+        "cite": _cite_context(target, pin),
+        "table_links": _table_links(target, controls),
+        "feed_url": reverse("boards:feed", args=[task.slug]) + controls.query(page=1, as_of="", private=False)
+        if target.challenge is None
+        else "",
+        "pinned_as_of": target.as_of,
+        "live_query": controls.query(as_of=""),
         "charts_follow_view": follows_view(controls),
         "top_methods": TOP_METHODS,
-        "significance_text": significance_text(spec.significance, task),
+        "significance_text": rule_text(spec),
         "metric_name": task.metric(spec.metric).name,
         "sort_label": _sort_label(spec, controls.sort),
         "tiebreak_names": [task.metric(key).name for key, _ in spec.tiebreak],
@@ -403,13 +496,19 @@ def phase_private_board(request: HttpRequest, slug: str, phase_slug: str) -> Htt
 # --- exports -------------------------------------------------------------------------------------
 
 
-def _export(request: HttpRequest, target: BoardTarget, kind: str) -> StreamingHttpResponse:
+def _export(request: HttpRequest, target: BoardTarget, kind: str) -> HttpResponseBase:
     if target.hidden:
         raise Http404("The public board of this phase is hidden until the reveal.")
+    try:
+        target = _pinned(request, target)
+    except pinned.AsOfError as error:
+        return _as_of_error(request, error)
     task, spec, board, controls = target.task, target.spec, target.board, target.controls
     team_ids = team_ids_for(request.user) if controls.private else []
-
-    chunks = exports.export_chunks(kind, board, spec, controls, team_ids)
+    rows = None
+    if target.as_of is not None and board is not None:
+        rows = pinned.pinned_rows(board, controls, target.as_of)
+    chunks = exports.export_chunks(kind, board, spec, controls, team_ids, rows)
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/json"
     response = StreamingHttpResponse(chunks, content_type=content_type)
     name = task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
@@ -424,33 +523,136 @@ def _export(request: HttpRequest, target: BoardTarget, kind: str) -> StreamingHt
 
 
 @require_GET
-def leaderboard_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def leaderboard_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _export(request, _standing_target(request, slug), "csv")
 
 
 @require_GET
-def leaderboard_json(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def leaderboard_json(request: HttpRequest, slug: str) -> HttpResponseBase:
     return _export(request, _standing_target(request, slug), "json")
 
 
 @require_GET
-def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "csv")
 
 
 @require_GET
-def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), "json")
 
 
 @require_GET
-def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_private_csv(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "csv")
 
 
 @require_GET
-def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> StreamingHttpResponse:
+def phase_private_json(request: HttpRequest, slug: str, phase_slug: str) -> HttpResponseBase:
     return _export(request, _phase_target(request, slug, phase_slug, Board.Part.PRIVATE), "json")
+
+
+def _paper_table(request: HttpRequest, target: BoardTarget, fmt: str) -> HttpResponse:
+    """A paper-ready table of the view (``leaderboard.boards.paper_tables``): top N, pinned if asked."""
+    if target.hidden:
+        raise Http404("The public board of this phase is hidden until the reveal.")
+    try:
+        target = _pinned(request, target)
+        top = paper_tables.top_from(request.GET.get("top"))
+    except ValueError as error:  # pinned.AsOfError is one
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    # Public rows only: a table is for a paper, and a private row's rank is its team's alone.
+    controls = dataclasses.replace(target.controls, private=False, page=1)
+    target = dataclasses.replace(target, controls=controls)
+    board, spec = target.board, target.spec
+    pin: pinned.Pin | None
+    if board is None:
+        rows: list[dict] = []
+        pin = None
+    elif target.as_of is not None:
+        rows = pinned.pinned_rows(board, controls, target.as_of)
+        pin = pinned.Pin(as_of=target.as_of, digest=pinned.digest(rows), n_rows=len(rows))
+    else:
+        rows = query.ranked_page(board, controls, [], 0, top)
+        pin = pinned.current_pin(board, controls)
+    context = _cite_context(target, pin)
+    table = paper_tables.build(
+        spec,
+        rows,
+        controls=controls,
+        top=top,
+        title=_view_title(target),
+        total=pin.n_rows if pin is not None else 0,
+        moment=pin.as_of if pin is not None else None,
+        permalink=context.get("permalink", ""),
+        digest=pin.digest if pin is not None else "",
+        with_published=target.phase.has_published_results,
+    )
+    response = HttpResponse(paper_tables.RENDERERS[fmt](table), content_type=paper_tables.CONTENT_TYPES[fmt])
+    name = target.task.slug if target.challenge is None else f"{target.challenge.slug}-{target.phase.slug}"
+    response["Content-Disposition"] = f'inline; filename="{name}-{spec.key}-table.{fmt}"'
+    if context.get("permalink"):
+        response["Link"] = f'<{context["permalink"]}>; rel="canonical"'
+    return response
+
+
+@require_GET
+def paper_table(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    return _paper_table(request, _standing_target(request, slug), fmt)
+
+
+@require_GET
+def phase_paper_table(request: HttpRequest, slug: str, phase_slug: str, fmt: str) -> HttpResponse:
+    return _paper_table(request, _phase_target(request, slug, phase_slug, Board.Part.PUBLIC), fmt)
+
+
+# --- following a board: Atom feed and badges -----------------------------------------------------
+
+
+@require_GET
+def board_feed(request: HttpRequest, slug: str) -> HttpResponse:
+    """The Atom feed of a standing board view: new leaders and new published results."""
+    target = _standing_target(request, slug)
+    query_string = target.controls.query(page=1)
+    text = feeds.board_feed(
+        target.board,
+        target.spec,
+        _view_title(target).removeprefix("DDI Leaderboard: "),
+        target.board_url + query_string,
+        reverse("boards:feed", args=[slug]) + query_string,
+    )
+    return HttpResponse(text, content_type="application/atom+xml; charset=utf-8")
+
+
+def _short_name(task) -> str:
+    shared = sum(1 for t in scoring.TASKS.values() if t.dataset_name == task.dataset_name) > 1
+    return f"{task.dataset_name} ({task.split})" if shared else task.dataset_name
+
+
+@require_GET
+def entry_badge(request: HttpRequest, submission_id: uuid.UUID) -> HttpResponse:
+    """An SVG badge of a public submission's place on its standing task's board (grey when it has none to show)."""
+    from leaderboard.boards.present import board_standing
+    from leaderboard.submissions.models import Submission
+
+    submission = Submission.objects.select_related("phase__challenge").filter(pk=submission_id).first()
+    if submission is None or not submission.is_public or submission.is_hidden:
+        raise Http404("No such public submission.")  # a private or hidden one says nothing, not even its task
+    task = submission.phase.task
+    standing = None
+    value = None
+    as_of = None
+    # Standing boards only: an organized phase's board may be hidden until its reveal.
+    if submission.phase.challenge.kind == Challenge.Kind.STANDING:
+        standing = board_standing(submission)
+        board = Board.objects.public().filter(phase=submission.phase, direction=direction_spec(task).key).first()
+        if standing is not None and board is not None:
+            row = board.rows.filter(submission_id=submission.pk).values("value").first()
+            value = row["value"] if row else None
+            as_of = pinned.last_change(board)
+    response = HttpResponse(feeds.entry_badge(standing, value, _short_name(task), as_of), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 # --- /datasets/<family>/<dataset>/ ------------------------------------------------------------

@@ -16,6 +16,7 @@ import re
 import shutil
 import stat
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -31,6 +32,7 @@ from leaderboard.challenges.bundle_schema import (
     BundleError,
     ChallengeDefinition,
     PhaseDefinition,
+    describe_value,
     load_yaml,
     parse_definition,
 )
@@ -42,6 +44,25 @@ MAX_BUNDLE_BYTES = 512 * 1024 * 1024
 MAX_ENTRIES = 200
 # How many of a truth file's problems a bundle error quotes.
 MAX_TRUTH_PROBLEMS = 5
+# Seconds a whole import may take (reading, checking every truth, storing); checked between steps, so an
+# import that would run past it stops at the next step, creates nothing and says which step it reached.
+MAX_IMPORT_SECONDS = 300
+
+
+class _Deadline:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.until = time.monotonic() + seconds
+
+    def check(self, step: str) -> None:
+        if time.monotonic() > self.until:
+            raise BundleError(
+                [
+                    f"the import took longer than {self.seconds:g} s (stopped {step}); nothing was created. "
+                    "Import large truths with manage.py import_challenge, or upload them on the phase page"
+                ]
+            )
+
 
 __all__ = ["BundleError", "definition_of", "export_bundle", "import_bundle", "read_bundle"]
 
@@ -100,12 +121,13 @@ class Bundle:
     truths: dict[str, tuple[str, bytes]]  # phase slug -> (name in the zip, bytes)
 
 
-def read_bundle(source, *, max_bytes: int | None = None) -> Bundle:
+def read_bundle(source, *, max_bytes: int | None = None, deadline: _Deadline | None = None) -> Bundle:
     """Open and check a bundle (path or binary file): zip entries, schema, truth files. Creates nothing.
 
-    ``max_bytes`` caps the total uncompressed size (default MAX_BUNDLE_BYTES).
+    ``max_bytes`` caps the total uncompressed size (default MAX_BUNDLE_BYTES); ``deadline`` the time.
     """
     max_bytes = MAX_BUNDLE_BYTES if max_bytes is None else max_bytes
+    deadline = deadline or _Deadline(MAX_IMPORT_SECONDS)
     try:
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as error:
@@ -120,6 +142,7 @@ def read_bundle(source, *, max_bytes: int | None = None) -> Bundle:
         except UnicodeDecodeError:
             raise BundleError([f"{DEFINITION} is not UTF-8 text"]) from None
         definition = parse_definition(load_yaml(text))
+        deadline.check(f"after reading {DEFINITION}")
         truths: dict[str, tuple[str, bytes]] = {}
         problems = []
         for i, phase in enumerate(definition.phases):
@@ -127,12 +150,14 @@ def read_bundle(source, *, max_bytes: int | None = None) -> Bundle:
                 continue
             name = str(PurePosixPath(phase.truth.replace("\\", "/")))
             if name not in entries:
-                problems.append(f'phases[{i}].truth: "{phase.truth}" is not in the bundle')
+                problems.append(f"phases[{i}].truth: {describe_value(phase.truth)} is not in the bundle")
                 continue
             truths[phase.slug] = (name, _read_entry(archive, entries[name], budget))
+            deadline.check(f"after unpacking phases[{i}].truth")
     for i, phase in enumerate(definition.phases):
         if phase.slug in truths:
             problems += _truth_problems(f"phases[{i}].truth", phase, *truths[phase.slug])
+            deadline.check(f"after checking phases[{i}].truth")
     if problems:
         raise BundleError(problems)
     return Bundle(definition=definition, truths=truths)
@@ -162,35 +187,45 @@ def _truth_problems(path: str, phase: PhaseDefinition, name: str, data: bytes) -
 # ---------------------------------------------------------------------------
 
 
-def import_bundle(source, *, slug: str | None = None, imported_by=None, max_bytes: int | None = None) -> Challenge:
+def import_bundle(
+    source,
+    *,
+    slug: str | None = None,
+    imported_by=None,
+    max_bytes: int | None = None,
+    time_limit: float = MAX_IMPORT_SECONDS,
+) -> Challenge:
     """Create an organized challenge from a bundle, all or nothing. ``slug`` overrides the bundle's.
 
     The importing user (if any) becomes an organizer, besides the usernames the
-    bundle lists. Raises BundleError; nothing is created on any error.
+    bundle lists. Raises BundleError; nothing is created on any error, nor past ``time_limit`` seconds.
     """
-    bundle = read_bundle(source, max_bytes=max_bytes)
+    deadline = _Deadline(time_limit)
+    bundle = read_bundle(source, max_bytes=max_bytes, deadline=deadline)
     definition = bundle.definition
     if slug is not None:
         definition.slug = slug
     problems = []
     if Challenge.objects.filter(slug=definition.slug).exists():
-        problems.append(f'challenge.slug: "{definition.slug}" already exists on this site; choose another slug')
+        problems.append(
+            f"challenge.slug: {describe_value(definition.slug)} already exists on this site; choose another slug"
+        )
     users = {u.username: u for u in get_user_model().objects.filter(username__in=definition.organizers)}
     for i, name in enumerate(definition.organizers):
         if name not in users:
-            problems.append(f'challenge.organizers[{i}]: "{name}" is not a user of this site')
+            problems.append(f"challenge.organizers[{i}]: {describe_value(name)} is not a user of this site")
     if problems:
         raise BundleError(problems)
     stored: list = []  # truth files written so far: a rolled-back import must not leave them behind
     try:
-        return _create(bundle, users, imported_by, stored)
+        return _create(bundle, users, imported_by, stored, deadline)
     except BaseException:
         for field_file in stored:
             field_file.storage.delete(field_file.name)
         raise
 
 
-def _create(bundle: Bundle, users: dict, imported_by, stored: list) -> Challenge:
+def _create(bundle: Bundle, users: dict, imported_by, stored: list, deadline: _Deadline) -> Challenge:
     definition = bundle.definition
     with transaction.atomic():
         challenge = Challenge.objects.create(
@@ -234,6 +269,8 @@ def _create(bundle: Bundle, users: dict, imported_by, stored: list) -> Challenge
                     path.write_bytes(data)
                     import_truth(phase, path, label=f"bundle {definition.slug}: {name}", uploaded_by=imported_by)
                 stored.append(phase.truth_file)
+            # Inside the transaction: past the deadline, the rows roll back and the stored files are deleted.
+            deadline.check(f"after storing phases[{order}]")
     return challenge
 
 

@@ -8,6 +8,8 @@ models: one code path for both. ``TruthVersion`` keeps every truth a phase had.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -15,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 import scoring
 from leaderboard.storage import private_storage
@@ -105,7 +108,8 @@ class Challenge(models.Model):
             raise ValidationError({"max_team_size": "A team has at least one member; leave empty for no limit."})
 
     def state(self, now: datetime | None = None) -> str:
-        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``finished`` after the last.
+        """``open`` while a phase accepts submissions, ``upcoming`` before the first, ``between`` once a phase
+        has closed (an early reveal closes it at once) and the next has not opened, ``finished`` after the last.
 
         Reads ``phases.all()``, so prefetch them for a list.
         """
@@ -114,8 +118,16 @@ class Challenge(models.Model):
         if "open" in states:
             return "open"
         if "upcoming" in states:
-            return "upcoming"
+            return "between" if "closed" in states else "upcoming"
         return "finished"
+
+    @property
+    def contact(self) -> Contact:
+        """Whom a participant asks about this challenge: its organizers, or BOARD_CONTACT on the standing boards."""
+        if self.kind == self.Kind.ORGANIZED:
+            return Contact(f"the organizers of {self.title}", self.contact_email)
+        name, address = parseaddr(settings.BOARD_CONTACT)
+        return Contact(name or address or settings.BOARD_CONTACT, address)
 
     def is_organizer(self, user: User | AnonymousUser) -> bool:
         """Whether ``user`` may manage this challenge (an organizer of it, or staff)."""
@@ -124,9 +136,24 @@ class Challenge(models.Model):
         return bool(user.is_staff) or self.organizers.filter(pk=user.pk or 0).exists()
 
 
+@dataclass(frozen=True)
+class Contact:
+    """A name to show, and an e-mail address to link when there is one."""
+
+    name: str
+    email: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.email})" if self.email and self.email != self.name else self.name
+
+
 class PhaseQuerySet(models.QuerySet):
     def standing(self) -> PhaseQuerySet:
         return self.filter(challenge__kind=Challenge.Kind.STANDING)
+
+    def synthetic_task_slugs(self) -> set[str]:
+        """The task slugs of these phases whose test labels are synthetic demo data (the lists mark them)."""
+        return set(self.filter(truth_is_synthetic=True).values_list("task_slug", flat=True))
 
     def open_now(self) -> PhaseQuerySet:
         now = timezone.now()
@@ -229,16 +256,41 @@ class Phase(models.Model):
         return bool(self.truth_file)
 
     @property
+    def truth_is_hidden(self) -> bool:
+        """Whether only the organizers hold the labels (an organized challenge's truth).
+
+        A hidden truth's file hash, name and row order stay with the organizers: anyone holding
+        the hash could confirm a guessed truth (docs/challenges.md, "Confidentiality").
+        """
+        return self.challenge.kind == Challenge.Kind.ORGANIZED
+
+    @cached_property
+    def truth_version_number(self) -> int:
+        """The current truth's place among the phase's truth files, 1 for the first (what participants see)."""
+        current = self.truth_versions.filter(sha256=self.truth_sha256).values("created_at")[:1]
+        return self.truth_versions.filter(created_at__lte=models.Subquery(current)).count() or 1
+
+    @property
     def truth_provenance(self) -> dict | None:
-        """What the pages and exports say this phase is scored against (None without a truth)."""
+        """What the pages and exports say this phase is scored against (None without a truth).
+
+        Published labels are named by their file's sha256; a hidden truth by its version number only.
+        """
         if not self.has_truth:
             return None
+        hidden = self.truth_is_hidden
+        if self.truth_is_synthetic:
+            kind = "synthetic demo labels"
+        else:
+            kind = "the organizers' hidden labels" if hidden else "real published labels"
         return {
-            "source": self.truth_source,
-            "sha256": self.truth_sha256,
-            "sha256_prefix": self.truth_sha256[:12],
+            "source": "" if hidden else self.truth_source,
+            "sha256": "" if hidden else self.truth_sha256,
+            "sha256_prefix": "" if hidden else self.truth_sha256[:12],
+            "version": self.truth_version_number if hidden else None,
+            "hidden": hidden,
             "synthetic": self.truth_is_synthetic,
-            "kind": "synthetic demo labels" if self.truth_is_synthetic else "real published labels",
+            "kind": kind,
             "rows": (self.truth_counts or {}).get("rows"),
         }
 
@@ -402,3 +454,21 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"
+
+    @property
+    def changes(self) -> list[tuple[str, str, str]]:
+        """(field, before, after) of an edit, as the audit log shows them (``details["changes"]``)."""
+        changes = (self.details or {}).get("changes") or {}
+        return [
+            (name, _shown(values.get("before")), _shown(values.get("after")))
+            for name, values in changes.items()
+            if isinstance(values, dict)
+        ]
+
+
+def _shown(value) -> str:
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -31,7 +31,9 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
             continue
         phases = list(challenge.phases.all())
         ends = [p.ends_at for p in phases]
-        grouped[challenge.state(now)].append(
+        # A challenge between two phases is running: it is listed with the open ones.
+        state = challenge.state(now)
+        grouped["open" if state == "between" else state].append(
             {
                 "challenge": challenge,
                 "phases": len(phases),

@@ -40,15 +40,29 @@ def _drug_or_404(drugbank_id: str) -> Drug:
     return drug
 
 
+# The list's orders (?sort=...), the first the default; ties go by name. 1,295 rows: no index needed.
+SORTS = {
+    "name": ("name", "drugbank_id"),
+    "-pairs": ("-test_pairs_total", "name"),
+    "pairs": ("test_pairs_total", "name"),
+    "id": ("drugbank_id",),
+}
+
+
 @require_GET
 def drug_list(request: HttpRequest) -> HttpResponse:
+    """MUDI's drugs, searchable by name, id or formula, sorted by name or by test pairs (``?sort=-pairs``)."""
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
+    sort = request.GET.get("sort", "name")
+    if sort not in SORTS:
+        sort = "name"
     drugs = Drug.objects.only("drugbank_id", "name", "formula", "test_pairs_total")
     if query:
         drugs = drugs.filter(Q(name__icontains=query) | Q(drugbank_id__iexact=query) | Q(formula__iexact=query))
-    paginator = Paginator(drugs.order_by("name", "drugbank_id"), PAGE_SIZE)
+    paginator = Paginator(drugs.order_by(*SORTS[sort]), PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
-    return render(request, "drugs/list.html", {"page": page, "query": query, "total": paginator.count})
+    context = {"page": page, "query": query, "total": paginator.count, "sort": sort}
+    return render(request, "drugs/list.html", context)
 
 
 def _f1(tp: int, fp: int, fn: int) -> float | None:

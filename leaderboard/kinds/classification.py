@@ -18,7 +18,7 @@ import pandas as pd
 import scoring
 from leaderboard.boards.charts import TOP_METHODS, label, whose
 from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, SiteKind, register
-from leaderboard.submissions.charts import chart, figure, short, trace
+from leaderboard.submissions.charts import UNIT_RANGE, chart, figure, short, trace
 from scoring.keys import group_key, spread_key
 from scoring.kinds import classification as scoring_classification
 from scoring.longtail import GROUP_METRICS, HEAD, MIDDLE, OPEN, TAIL
@@ -72,7 +72,7 @@ def longtail_chart(
                 bar["error_y"] = {"type": "data", "array": [e or 0 for e in errors], "visible": True}
         traces.append(bar)
     fig = figure(traces)
-    fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": [0, 1.05]})
+    fig.update_layout(barmode="group", yaxis={"title": "balanced accuracy", "range": UNIT_RANGE})
     columns = ["method", *(f"{g} {name}" for g in groups for _, name in GROUP_STATS)]
     table = [
         [label(r), *(r["metrics"].get(group_key(g, stat)) for g in groups for stat, _ in GROUP_STATS)] for r in rows
@@ -121,7 +121,7 @@ def longtail_groups(report: dict) -> dict | None:
     if not traces:
         return None
     fig = figure(traces)
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1.05]})
+    fig.update_layout(barmode="group", yaxis={"title": "value", "range": UNIT_RANGE})
     sizes = groups["sizes"]
     rows = [[g, sizes[g], *(metrics.get(group_key(g, stat)) for stat, _ in GROUP_STATS)] for g in names]
     return chart(
@@ -185,6 +185,21 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (random labels)")
 
 
+# The headings of docs/metrics.md that define ImDrug's classification metrics.
+DEFINITIONS = {
+    "balanced_accuracy": "balanced-accuracy-primary",
+    "balanced_f1": "balanced-f1-the-authors-definition",
+    "auroc": "auroc",
+}
+
+
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines an ImDrug classification result key."""
+    if key.startswith("group/"):
+        return "head-middle-and-tail-classes-long-tailed-groups"
+    return DEFINITIONS.get(key, "secondary-columns")
+
+
 SITE = register(
     SiteKind(
         kind=scoring_classification.KIND,
@@ -193,5 +208,6 @@ SITE = register(
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

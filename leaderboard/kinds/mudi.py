@@ -26,7 +26,7 @@ import pandas as pd
 from django.apps import apps
 from django.conf import settings
 
-from leaderboard.boards.charts import label, plotted_points, points_trace
+from leaderboard.boards.charts import label, plotted_points, points_trace, unit_square
 from leaderboard.challenges.access import labels_are_public
 from leaderboard.challenges.demo_truths import data_dir, ids_from
 from leaderboard.formatting import metric_text
@@ -94,9 +94,7 @@ def board_view(task: Task, setting: str) -> BoardView:
 def bucket_keys(task: Task, setting: str) -> tuple[str, ...]:
     """The view's F1 by drug-frequency bucket, kept in each board row for the table beside the board."""
     return tuple(
-        mudi_bucket_key(setting, bucket.slug, stat)
-        for bucket in DRUG_BUCKETS
-        for stat in result_keys.DRUG_BUCKET_STATS
+        mudi_bucket_key(setting, bucket.slug, stat) for bucket in DRUG_BUCKETS for stat in result_keys.DRUG_BUCKET_STATS
     )
 
 
@@ -107,9 +105,11 @@ def direction_scatter(spec: Any, rows: list[dict]) -> dict | None:
     if not points:
         return None
     fig = figure(points_trace(points, "aware", "agnostic"))
+    shared, diagonal = unit_square(points)
     fig.update_layout(
-        xaxis={"title": "direction-aware macro F1", "rangemode": "nonnegative"},
-        yaxis={"title": "direction-agnostic macro F1", "rangemode": "nonnegative"},
+        xaxis={"title": "direction-aware macro F1", "range": shared},
+        yaxis={"title": "direction-agnostic macro F1", "range": shared},
+        shapes=[diagonal],
         showlegend=False,
     )
     return chart(
@@ -240,9 +240,7 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
     None for a score stored before the breakdown existed. Nothing here reads a file.
     """
     values = (
-        Result.objects.filter(submission=submission)
-        .by_submission(submission_bucket_keys())
-        .get(str(submission.pk), {})
+        Result.objects.filter(submission=submission).by_submission(submission_bucket_keys()).get(str(submission.pk), {})
     )
     drugs = (submission.report or {}).get("drugs")
     if not values and not drugs:
@@ -253,6 +251,35 @@ def drug_analysis(submission: Submission) -> DrugAnalysis | None:
         names = drug_names(e["drug"] for e in entries) if entries else {}
         analysis.top_errors = [{**e, "name": names.get(e["drug"])} for e in entries]
     return analysis
+
+
+def class_table(submission: Submission) -> dict | None:
+    """Per class, in both settings: precision, recall, F1 and the counts behind them (the stored report).
+
+    Counts are whole numbers. None for a report without per-class rows (stored before they existed).
+    """
+    report = submission.report or {}
+    settings = []
+    for setting in MUDI_SETTINGS:
+        rows = (report.get(setting) or {}).get("per_class")
+        if not isinstance(rows, list) or not rows:
+            continue
+        settings.append(
+            {
+                "setting": setting,
+                "label": "direction-aware" if setting == "aware" else "direction-agnostic",
+                "rows": [
+                    {
+                        "class": row.get("class", ""),
+                        **{k: row.get(k) for k in ("precision", "recall", "f1")},
+                        **{k: int(row[k]) if row.get(k) is not None else None for k in ("tp", "fp", "fn", "support")},
+                    }
+                    for row in rows
+                    if isinstance(row, dict)
+                ],
+            }
+        )
+    return {"settings": settings} if settings else None
 
 
 # --- demo data ------------------------------------------------------------------------------------
@@ -306,6 +333,13 @@ def drug_info_source() -> str:
     return settings.DRUG_INFO_SOURCE or str(drug_info_path())
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a MUDI result key."""
+    if "/drug_freq/" in key:
+        return "by-drug-frequency-buckets-and-per-drug-errors"
+    return "per-class-micro-and-macro"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_mudi.KIND,
@@ -314,8 +348,12 @@ SITE = register(
         board_charts=(direction_scatter,),
         board_sections=(Section("kinds/mudi/board_drug_buckets.html", bucket_table),),
         submission_charts=submission_charts,
-        submission_sections=(Section("kinds/mudi/submission_drugs.html", drug_analysis),),
+        submission_sections=(
+            Section("kinds/mudi/submission_classes.html", class_table),
+            Section("kinds/mudi/submission_drugs.html", drug_analysis),
+        ),
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 
 import scoring
+from leaderboard import docpages
 from leaderboard.boards.charts import TOP_METHODS, label
 from leaderboard.challenges.demo_truths import data_dir, ids_from
-from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, SiteKind, register
-from leaderboard.submissions.charts import chart, figure, short, trace
+from leaderboard.kinds.registry import Baseline, Breakdown, DemoTruth, Section, SiteKind, register
+from leaderboard.submissions.charts import UNIT_RANGE, chart, figure, short, trace
 from leaderboard.submissions.models import Submission
 from scoring.keys import context_key
 from scoring.kinds import pair as scoring_pair
@@ -81,7 +82,7 @@ def context_distribution_chart(entries: Sequence[tuple[str, list[float], int]], 
             for name, values, _ in entries
         ]
     )
-    fig.update_layout(yaxis={"title": "AUROC per context", "range": [0, 1.02]}, showlegend=False)
+    fig.update_layout(yaxis={"title": "AUROC per context", "range": UNIT_RANGE}, showlegend=False)
     table = [
         [name, len(values), min(values), float(np.median(values)), max(values), one_class]
         for name, values, one_class in entries
@@ -129,12 +130,16 @@ def per_context(report: dict) -> dict | None:
                 "<extra></extra>",
             )
         )
-        fig.update_layout(yaxis={"title": "AUROC", "range": [0, 1]}, xaxis={"title": "context"}, showlegend=False)
+        fig.update_layout(yaxis={"title": "AUROC", "range": UNIT_RANGE}, xaxis={"title": "context"}, showlegend=False)
     else:
         fig = figure(
             trace("histogram", x=[c["auroc"] for c in contexts], xbins={"start": 0, "end": 1.0001, "size": 0.025})
         )
-        fig.update_layout(xaxis={"title": "AUROC", "range": [0, 1]}, yaxis={"title": "contexts"}, showlegend=False)
+        fig.update_layout(
+            xaxis={"title": "AUROC", "range": UNIT_RANGE},
+            yaxis={"title": "contexts", "rangemode": "tozero"},
+            showlegend=False,
+        )
     rows = [[c["context"], c["auroc"], c["n_splits"], c["n_rows"], c["n_positive"]] for c in contexts]
     notes = [f"{len(contexts)} contexts have an AUROC (the mean over the splits where they have both classes)."]
     if report.get("per_context_truncated"):
@@ -175,7 +180,7 @@ def context_extremes(report: dict, n: int = EXTREMES) -> dict | None:
         ]
     )
     fig.update_layout(
-        xaxis={"title": "AUROC", "range": [0, 1]},
+        xaxis={"title": "AUROC", "range": UNIT_RANGE},
         yaxis={"autorange": "reversed", "automargin": True},
         height=160 + 26 * len(shown),
     )
@@ -246,6 +251,22 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (real drug and context ids, random labels)")
 
 
+def aupr_caveat(spec: Any, rows: list[dict]) -> dict | None:
+    """The note under a board that shows the authors' AUPR: it rewards constant scores (docs/metrics.md)."""
+    if not any(c.key == "aupr" for c in spec.columns):
+        return None
+    return {"definition": docpages.metric_url(definition("aupr")), "ranked_by": spec.columns[0].label}
+
+
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines a ChemicalX result key (AUPR has its caveat's own)."""
+    if key in ("aupr", "average_precision"):
+        return "aupr-and-constant-scores"
+    if key.startswith("context/"):
+        return "per-context-cell-line-side-effect-interaction-type"
+    return "chemicalx"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_pair.KIND,
@@ -254,5 +275,7 @@ SITE = register(
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
+        board_sections=(Section("kinds/pair/aupr_caveat.html", aupr_caveat),),
     )
 )

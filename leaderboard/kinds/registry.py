@@ -135,6 +135,11 @@ def _no_charts(task: Task, report: dict[str, Any]) -> list[Chart | None]:
     return []
 
 
+def result_keys_definition(key: str) -> str:
+    """Where docs/metrics.md defines a kind's result keys when its module names no closer heading."""
+    return "result-keys"
+
+
 @dataclass(frozen=True)
 class SiteKind:
     """What the site does for one scoring ``Kind``; every hook has a default, so each is optional.
@@ -149,6 +154,8 @@ class SiteKind:
     generic ones (confusion, curves, calibration) and before the per-seed
     panel; ``submission_sections``.
     Demo data: ``baselines`` (None: the kind has none) and ``demo_truth``.
+    Documentation: ``definition(key)``, the anchor of the heading of docs/metrics.md
+    that defines a result key (board column headers link it).
     """
 
     kind: Kind
@@ -162,6 +169,7 @@ class SiteKind:
     submission_sections: tuple[Section, ...] = ()
     baselines: BaselineBuilder | None = None
     demo_truth: DemoTruthWriter = synthetic_demo_truth
+    definition: Callable[[str], str] = result_keys_definition
 
 
 SITE_KINDS: dict[str, SiteKind] = {}
@@ -193,4 +201,3 @@ def site_kind(task: Task | str) -> SiteKind:
     apps.check_apps_ready()
     kind = kind_of(task)
     return SITE_KINDS.get(kind.name) or SiteKind(kind)
-

@@ -58,11 +58,17 @@ def demo_truth(task: Task, rng: np.random.Generator, target: Path) -> DemoTruth:
     return DemoTruth(target, True, "synthetic demo data (random labels)")
 
 
+def definition(key: str) -> str:
+    """The heading of docs/metrics.md that defines the regression metrics (SBAP affinity)."""
+    return "regression-sbap-affinity"
+
+
 SITE = register(
     SiteKind(
         kind=scoring_regression.KIND,
         submission_charts=submission_charts,
         baselines=random_baseline,
         demo_truth=demo_truth,
+        definition=definition,
     )
 )

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db import models
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 from leaderboard.challenges.models import Phase
 from scoring import literature
@@ -39,6 +40,8 @@ class PublishedResult(models.Model):
     # Where the row came from: the CSV's file name and line (empty for rows staff added in the admin).
     file_name = models.CharField(max_length=200, blank=True)
     line = models.PositiveIntegerField(null=True, blank=True)
+    # When the row was imported (or added): a board's Atom feed announces a published result from then.
+    loaded_at = models.DateTimeField(default=timezone.now)
 
     objects = PublishedResultQuerySet.as_manager()
 
@@ -61,7 +64,7 @@ class PublishedResult(models.Model):
         return literature.PublishedValue(
             line=self.line or 0, task=self.task_slug, method=self.method, setting=self.setting, metric=self.metric,
             key=self.key, value=self.value, spread=self.spread, unit=self.unit,
-            fraction=self.value / literature.UNITS[self.unit], source=self.source, notes=self.notes,
+            fraction=literature.as_fraction(self.value, self.unit), source=self.source, notes=self.notes,
         )  # fmt: skip
 
 

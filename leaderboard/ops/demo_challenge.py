@@ -81,7 +81,8 @@ class DemoChallengeReport:
 def _user(username: str, *, email: str) -> User:
     user = User.objects.filter(username=username).first()
     if user is None:
-        user = create_user(username, email, None, email_verified=True)  # no password: it cannot log in
+        # No password: it cannot log in. No result emails: it has no mailbox, and `make run` stays quiet.
+        user = create_user(username, email, None, email_verified=True, email_results=False)
     return user
 
 
@@ -157,7 +158,7 @@ def ensure_demo_challenge(run: Callable[[uuid.UUID], object], now: dt.datetime |
     if pilot.revealed_at is None:
         # The reveal reads each entry's public rank from the public board: build it here, in this
         # command, rather than wait for the worker's on-commit update (the demo may run with none).
-        recompute_phase(pilot, enqueue_tests=False)
+        recompute_phase(pilot)
         report.revealed = reveal_phase(pilot).revealed
     return report
 

@@ -28,15 +28,9 @@ def can_host(user) -> bool:
     return bool(user.is_staff) or user.has_perm(HOST_PERMISSION)
 
 
-# What a user without the permission reads on the 403 page of /challenges/new/ and /challenges/import/.
-HOST_REFUSAL = (
-    "Creating a challenge needs the \u201ccan host challenges\u201d permission. Ask the site's staff to grant it "
-    "to your account (they do so on your user page in the admin); your profile then says \u201cYou can host "
-    "challenges\u201d."
-)
-
-
 def require_host(user) -> None:
-    """PermissionDenied (the site's 403 page, saying how to get the permission) unless ``user`` may host."""
+    """PermissionDenied (the site's 403 page, saying how to get the role and whom to ask) unless ``user`` may host."""
+    from leaderboard.organize.hosts import refusal
+
     if not can_host(user):
-        raise PermissionDenied(HOST_REFUSAL)
+        raise PermissionDenied(refusal())

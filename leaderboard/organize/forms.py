@@ -224,15 +224,18 @@ class PhaseForm(forms.ModelForm):
         starts, ends = cleaned.get("starts_at"), cleaned.get("ends_at")
         if starts and ends and ends <= starts:
             self.add_error("ends_at", "The phase must end after it starts.")
-        elif starts and "ends_at" not in self.errors:
-            other = overlapping_phase(self.challenge, starts, ends, exclude=self.instance.pk)
+        elif starts and "ends_at" not in self.errors and cleaned.get("task_slug"):
+            other = overlapping_phase(
+                self.challenge, starts, ends, task_slug=cleaned["task_slug"], exclude=self.instance.pk
+            )
             if other is not None:
                 window = f"{other.starts_at:%Y-%m-%d %H:%M}" + (
                     f" to {other.ends_at:%Y-%m-%d %H:%M} UTC" if other.ends_at else " UTC with no end"
                 )
                 self.add_error(
                     "starts_at" if other.starts_at <= starts else "ends_at",
-                    f'These dates overlap the phase "{other.title}" ({window}); phases run one after another.',
+                    f'These dates overlap the phase "{other.title}" ({window}), which scores the same task; phases '
+                    "of one task run one after another (phases of different tasks may run at once).",
                 )
         reveal = cleaned.get("reveal_at")
         if reveal and starts and reveal < starts:

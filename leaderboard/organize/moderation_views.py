@@ -19,9 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from leaderboard.challenges.audit import record
 from leaderboard.challenges.models import Challenge
 from leaderboard.organize import moderation
 from leaderboard.organize.access import get_managed_challenge
+from leaderboard.organize.bulk_download import zip_pieces
 from leaderboard.organize.export_scores import export_lines
 from leaderboard.organize.moderation_forms import RerunForm, SubmissionActionForm, SubmissionFilterForm, first_error
 from leaderboard.submissions.models import Result, Submission
@@ -165,6 +167,24 @@ def export_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """Every submission with its public, private and all-row scores, streamed (organizers only)."""
     challenge = get_managed_challenge(request.user, slug)
     return scores_csv_response(challenge)
+
+
+@login_required
+@require_GET
+def download_all(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """Every participant file and the scores as one streamed .zip (organizers only; audited)."""
+    challenge = get_managed_challenge(request.user, slug)
+    return submissions_zip_response(challenge, request.user)
+
+
+def submissions_zip_response(challenge: Challenge, by) -> StreamingHttpResponse:
+    """The bulk download as a streamed response; the API's answers with the same one."""
+    record(challenge, by, "challenge.download", target="every submission file and the scores")
+    response = StreamingHttpResponse(zip_pieces(challenge), content_type="application/zip")
+    stamp = timezone.now().strftime("%Y%m%d-%H%M")
+    response["Content-Disposition"] = f'attachment; filename="{challenge.slug}-submissions-{stamp}.zip"'
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def scores_csv_response(challenge: Challenge) -> StreamingHttpResponse:

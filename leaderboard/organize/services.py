@@ -13,7 +13,7 @@ import gzip
 import logging
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import BinaryIO, cast
 
@@ -24,8 +24,10 @@ from django.db import transaction
 import scoring
 from leaderboard.challenges import audit, bundles
 from leaderboard.challenges.models import Challenge, Phase
+from leaderboard.challenges.overlap import public_overlaps
 from leaderboard.challenges.services import import_truth, validate_phase_truth
 from leaderboard.submissions.edits import requeue
+from leaderboard.submissions.emails import send_truth_fix_emails
 from leaderboard.submissions.models import Submission
 from scoring.validation.imdrug import read_group_mapping, truth_with_group_column
 
@@ -51,6 +53,24 @@ class OrganizerError(Exception):
 
 def _changed(before: dict, obj, fields) -> list[str]:
     return [name for name in fields if before.get(name) != getattr(obj, name)]
+
+
+# How much of a long value (a Markdown page) an audit entry keeps, before and after.
+AUDIT_VALUE_CHARS = 200
+
+
+def _audit_value(value):
+    value = _jsonable(value)
+    if isinstance(value, str) and len(value) > AUDIT_VALUE_CHARS:
+        return value[:AUDIT_VALUE_CHARS] + f"… ({len(value):,} characters)"
+    return value
+
+
+def _changes(before: dict, obj, changed: list[str]) -> dict:
+    """``{field: {"before": old, "after": new}}`` for the audit entry of an edit (long text shortened)."""
+    return {
+        name: {"before": _audit_value(before.get(name)), "after": _audit_value(getattr(obj, name))} for name in changed
+    }
 
 
 def _jsonable(value):
@@ -82,7 +102,13 @@ def update_challenge(challenge: Challenge, values: dict, by) -> list[str]:
         action = "challenge.edit"
         if changed == ["is_published"]:
             action = "challenge.publish" if challenge.is_published else "challenge.unpublish"
-        audit.record(challenge, by, action, target=f"challenge {challenge.slug}", details={"fields": changed})
+        audit.record(
+            challenge,
+            by,
+            action,
+            target=f"challenge {challenge.slug}",
+            details={"fields": changed, "changes": _changes(before, challenge, changed)},
+        )
     return changed
 
 
@@ -121,9 +147,15 @@ def remove_organizer(challenge: Challenge, user_id: int, by):
 # --- phases -------------------------------------------------------------------------------
 
 
-def overlapping_phase(challenge: Challenge, starts_at, ends_at, *, exclude: int | None = None) -> Phase | None:
-    """Another phase of the challenge whose window intersects [starts_at, ends_at) (None: open-ended)."""
-    for other in challenge.phases.exclude(pk=exclude or 0):
+def overlapping_phase(
+    challenge: Challenge, starts_at, ends_at, *, task_slug: str, exclude: int | None = None
+) -> Phase | None:
+    """Another phase of the challenge **on the same task** whose window intersects [starts_at, ends_at).
+
+    Phases of different tasks may run at once (a challenge with two tracks, a board each); two phases
+    of one task may not, or a participant could not tell which one a file is for. None: open-ended.
+    """
+    for other in challenge.phases.filter(task_slug=task_slug).exclude(pk=exclude or 0):
         other_end = other.ends_at
         starts_before_other_ends = other_end is None or starts_at < other_end
         other_starts_before_this_ends = ends_at is None or other.starts_at < ends_at
@@ -166,7 +198,11 @@ def save_phase(challenge: Challenge, phase: Phase | None, values: dict, by) -> t
                 by,
                 "phase.create" if creating else "phase.edit",
                 target=f"phase {target.slug}",
-                details={"fields": changed, "rescored": rescore},
+                details={
+                    "fields": changed,
+                    "rescored": rescore,
+                    **({} if creating else {"changes": _changes(before, target, changed)}),
+                },
             )
         if rescore:
             _rescore_on_commit(target)
@@ -194,6 +230,8 @@ class TruthReplaced:
     n_rows: int
     changed: bool
     rescoring: int  # submissions of the phase sent back to the queue (by the worker)
+    # Sentences for the organizer: e.g. the truth shares rows with a public test set hosted here.
+    warnings: list[str] = field(default_factory=list)
 
 
 def _suffix(name: str) -> str:
@@ -285,7 +323,11 @@ def replace_truth(phase: Phase, upload, by, groups=None) -> TruthReplaced:
             label += f" with groups {details['groups']}"
             path = _with_group_column(phase, path, groups, Path(tmp))
         action = "truth.replace" if had_truth else "truth.upload"
-        return _import_uploaded(phase, path, by, action=action, details=details, label=label)
+        replaced = _import_uploaded(phase, path, by, action=action, details=details, label=label)
+    if replaced.changed:
+        phase.refresh_from_db()
+        replaced.warnings = public_overlaps(phase)
+    return replaced
 
 
 def apply_class_groups(phase: Phase, groups, by) -> TruthReplaced:
@@ -340,8 +382,11 @@ def rescore_phase(phase_id: int, truth_sha256: str, after: str | None = None) ->
     if after is not None:
         batch = batch.filter(pk__gt=after)
     rows = list(batch.select_related("phase")[:RESCORE_BATCH])
+    if after is None:
+        # Once per truth fix, before any re-score ends: one message per participant, not one per submission.
+        send_truth_fix_emails(Phase.objects.select_related("challenge").get(pk=phase_id))
     for submission in rows:
-        requeue(submission)
+        requeue(submission, notify=False)
     if len(rows) == RESCORE_BATCH:
         rescore_phase.delay(phase_id, truth_sha256, str(rows[-1].pk))
     return len(rows)

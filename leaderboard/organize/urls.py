@@ -1,10 +1,12 @@
 from django.urls import path
 
-from leaderboard.organize import moderation_views, participants_views, reveal_views, views
+from leaderboard.organize import hosts_views, moderation_views, participants_views, reveal_views, views
 
 app_name = "organize"
 # Included before challenges.urls: "new" and "import" are not challenge slugs (the forms refuse them).
 urlpatterns = [
+    path("staff/hosts/", hosts_views.host_list, name="hosts"),
+    path("staff/hosts/<str:username>/revoke/", hosts_views.revoke, name="revoke-host"),
     path("challenges/new/", views.new_challenge, name="new"),
     path("challenges/import/", views.import_bundle, name="import"),
     path("challenges/<slug:slug>/manage/", views.manage, name="manage"),
@@ -53,6 +55,7 @@ urlpatterns += [
     ),
     path("challenges/<slug:slug>/manage/announcements/", participants_views.announcements, name="announcements"),
     path("challenges/<slug:slug>/manage/export.csv", moderation_views.export_csv, name="export-scores"),
+    path("challenges/<slug:slug>/manage/submissions.zip", moderation_views.download_all, name="download-all"),
     # The reveal (the engine lane): reveal a phase now, or postpone its reveal.
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/reveal", reveal_views.reveal, name="reveal"),
     path("challenges/<slug:slug>/manage/phases/<slug:phase_slug>/postpone", reveal_views.postpone, name="postpone"),

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import scoring
 from leaderboard.challenges.bundles import BundleError
 from leaderboard.challenges.models import Challenge, Phase
-from leaderboard.organize import services
+from leaderboard.organize import hosts, services
 from leaderboard.organize.access import get_managed_challenge, require_host
 from leaderboard.organize.forms import (
     BundleForm,
@@ -97,6 +97,7 @@ def _manage_page(request, challenge, *, form=None, organizer_form=None, status=2
         "phases": challenge.phases.all(),
         "audit": _audit_page(request, challenge),
         "section": "overview",
+        "host_contacts": hosts.contacts(),
     }
     return render(request, "organize/manage.html", context, status=status)
 
@@ -293,6 +294,8 @@ def _truth_stored(request: HttpRequest, phase: Phase, replaced: services.TruthRe
         )
         stored = f"Stored the truth ({replaced.n_rows:,} rows, sha256 {replaced.sha256[:12]})."
         messages.success(request, stored + rescoring)
+        for warning in replaced.warnings:
+            messages.warning(request, warning)
     return redirect(_phase_url(phase) + "#truth")
 
 

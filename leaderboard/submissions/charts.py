@@ -36,6 +36,10 @@ COLORS = ("#3366aa", "#dd7733", "#339955", "#bb4444", "#8866bb", "#886655", "#cc
 MAX_CLASSES_PLOTTED = 20
 # Longer labels are cut in axes and legends (the hover text and the table keep them whole).
 MAX_LABEL = 28
+# A metric in [0, 1] is drawn on it, with headroom so a marker or bar at 1 is not cut at the frame.
+UNIT_RANGE = [0, 1.02]
+# A heatmap row (one class) this tall keeps its label readable; the chart grows and the page scrolls.
+HEATMAP_ROW_PX = 20
 LAYOUT: dict[str, Any] = {
     # plotly.js takes a template as an object: the "none" template as plotly resolves it.
     "template": plotly.io.templates["none"].to_plotly_json(),
@@ -43,10 +47,13 @@ LAYOUT: dict[str, Any] = {
     # Room above the plot for the title and the mode bar; automargin grows the sides for long labels.
     "margin": {"l": 60, "r": 20, "t": 70, "b": 60},
     "colorway": list(COLORS),
-    # Below the plot: automargin makes room for it inside the card (static/js/charts.js adds height).
-    "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
-    "xaxis": {"automargin": True},
-    "yaxis": {"automargin": True},
+    # Horizontal, above the plot area and under the title: below it, a fixed paper offset landed on
+    # the x-axis title whenever tick labels were tall. static/js/charts.js adds a top-margin line per
+    # row of entries, so the legend never reaches the title either.
+    "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+    # Whole numbers as written ("54,032"), never an SI suffix ("54.032k").
+    "xaxis": {"automargin": True, "exponentformat": "none", "separatethousands": True},
+    "yaxis": {"automargin": True, "exponentformat": "none", "separatethousands": True},
     "hovermode": "closest",
 }
 
@@ -127,6 +134,31 @@ def short(text, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def value_axis(values: Iterable[float | None], **settings: Any) -> dict[str, Any]:
+    """A metric axis: on UNIT_RANGE when every value lies in [0, 1] (a lone point got 0 to 1.2), else from 0."""
+    given = [v for v in values if v is not None]
+    if given and all(0 <= v <= 1 for v in given):
+        return {"range": UNIT_RANGE, **settings}
+    return {"rangemode": "tozero", **settings}
+
+
+def category_axis(names: Sequence[str], limit: int = 18, **settings: Any) -> dict[str, Any]:
+    """A categorical axis placed on the full names (hover shows them whole) and labelled with them cut.
+
+    Cutting the values themselves could merge two long classes into one bar; the
+    tick text is only what is written on the axis. automargin sizes the margin
+    to the labels, so none is clipped.
+    """
+    names = [str(n) for n in names]
+    return {
+        "tickmode": "array",
+        "tickvals": names,
+        "ticktext": [short(n, limit) for n in names],
+        "automargin": True,
+        **settings,
+    }
+
+
 def chart(chart_id: str, title: str, fig: Figure, columns: Sequence[str], rows, note: str = "") -> dict:
     # Left-aligned at the top, clear of the mode bar (static/js/charts.js wraps long titles on phones).
     fig.update_layout(title={"text": title, "x": 0, "xanchor": "left", "y": 0.98, "yanchor": "top"})
@@ -164,22 +196,21 @@ def confusion(chart_id: str, title: str, cm: dict) -> dict:
         trace(
             "heatmap",
             z=[[matrix[i][j] for j in cols_kept] for i in rows_kept],
-            x=[short(n, 18) for n in predicted_names],
-            y=[short(n, 18) for n in true_names],
-            customdata=[[[t, p] for p in predicted_names] for t in true_names],
+            x=predicted_names,
+            y=true_names,
             colorscale="Blues",
-            colorbar={"title": "count"},
-            hovertemplate="gold %{customdata[0]}<br>predicted %{customdata[1]}<br>%{z}<extra></extra>",
+            colorbar={"title": "count", "tickformat": ",d"},
+            hovertemplate="gold %{y}<br>predicted %{x}<br>%{z:,d}<extra></extra>",
         )
     )
     n = len(rows_kept)
     fig.update_layout(
-        xaxis={"title": "predicted", "side": "bottom", "tickangle": -45, "automargin": True},
-        yaxis={"title": "gold", "autorange": "reversed", "automargin": True},
+        xaxis=category_axis(predicted_names, title="predicted", side="bottom", tickangle=-45),
+        yaxis=category_axis(true_names, title="gold", autorange="reversed"),
         height=max(380, 22 * n + 200),
     )
     if n <= 12:
-        fig.update_traces(texttemplate="%{z}")
+        fig.update_traces(texttemplate="%{z:,d}")
     note = ""
     if n < n_all:
         note = (
@@ -198,10 +229,23 @@ def per_class_bars(chart_id: str, title: str, per_class: Sequence[dict]) -> dict
     if len(plotted) > MAX_CLASSES_PLOTTED:
         plotted = sorted(plotted, key=lambda r: -(r.get("support") or 0))[:MAX_CLASSES_PLOTTED]
         note = f"The {len(plotted)} most frequent of {len(per_class)} classes are plotted; the table has every class."
-    names = [short(r["class"], 18) for r in plotted]
+    names = [str(r["class"]) for r in plotted]
     stats = ("precision", "recall", "f1")
-    fig = figure([trace("bar", name=stat, x=names, y=[r.get(stat) for r in plotted]) for stat in stats])
-    fig.update_layout(barmode="group", yaxis={"range": [0, 1]}, xaxis={"tickangle": -45, "automargin": True})
+    fig = figure(
+        [
+            trace(
+                "bar",
+                name=stat,
+                x=names,
+                y=[r.get(stat) for r in plotted],
+                hovertemplate=f"%{{x}}<br>{stat} %{{y:.4f}}",
+            )
+            for stat in stats
+        ]
+    )
+    fig.update_layout(
+        barmode="group", yaxis={"title": "value", "range": UNIT_RANGE}, xaxis=category_axis(names, tickangle=-45)
+    )
     rows = [[r["class"], *(r.get(stat) for stat in stats), r.get("support")] for r in per_class]
     return chart(chart_id, title, fig, ["class", *stats, "support"], rows, note=note)
 
@@ -216,7 +260,7 @@ def _curves(chart_id: str, title: str, curves: Sequence[dict], x: str, y: str, d
     if diagonal:
         traces.append(trace("scatter", x=[0, 1], y=[0, 1], mode="lines", name="chance", line={"dash": "dot"}))
     fig = figure(traces)
-    fig.update_layout(xaxis={"title": x, "range": [0, 1]}, yaxis={"title": y, "range": [0, 1.02]})
+    fig.update_layout(xaxis={"title": x, "range": UNIT_RANGE}, yaxis={"title": y, "range": UNIT_RANGE})
     rows = [
         [
             f"seed {c['seed']}" + (f", {c['class']}" if "class" in c else ""),
@@ -255,8 +299,8 @@ def _calibration(curves: Sequence[dict]) -> dict | None:
     traces.append(trace("scatter", x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dot"}))
     fig = figure(traces)
     fig.update_layout(
-        xaxis={"title": "mean predicted probability", "range": [0, 1]},
-        yaxis={"title": "fraction of positives", "range": [0, 1.02]},
+        xaxis={"title": "mean predicted probability", "range": UNIT_RANGE},
+        yaxis={"title": "fraction of positives", "range": UNIT_RANGE},
     )
     rows = [
         [f"seed {c['seed']}", f"{mean:.3f}", f"{fraction:.3f}", count, c["brier"]]

@@ -12,10 +12,11 @@ from leaderboard.submissions.queueing import enqueue_on_commit
 from leaderboard.submissions.signals import board_changed
 
 
-def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
+def requeue(submission: Submission, *, enqueue: bool = True, notify: bool = True) -> Submission:
     """Send a submission back to the queue with its results cleared (organizer re-run, rescore).
 
-    ``enqueue=False`` for a caller that runs the task itself (``rescore --now``).
+    ``enqueue=False`` for a caller that runs the task itself (``rescore --now``); ``notify=False``
+    sends no result e-mail when it is scored again (a truth fix, announced once per participant).
     """
     was_scored = Submission.objects.filter(pk=submission.pk, status=Submission.Status.SCORED).exists()
     now = timezone.now()
@@ -35,6 +36,7 @@ def requeue(submission: Submission, *, enqueue: bool = True) -> Submission:
         "enqueued_at": now,
         "started_at": None,
         "finished_at": None,
+        "notify_result": notify,
     }
     with transaction.atomic():
         Submission.objects.filter(pk=submission.pk).update(**fresh)

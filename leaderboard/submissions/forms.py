@@ -124,6 +124,22 @@ def previous_answers(user, phase) -> dict:
     return initial
 
 
+class TeamSelect(forms.Select):
+    """The team list: a team that cannot take the submission is shown disabled, its reason in the label."""
+
+    def __init__(self, *args, refusals: dict[int, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.refusals = refusals
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        reason = self.refusals.get(getattr(value, "value", value))
+        if reason:
+            option["attrs"]["disabled"] = True
+            option["label"] = f"{label} (not available: {reason})"
+        return option
+
+
 class SubmissionForm(forms.Form):
     # Every check happens on the server with the same error style; no browser-only "required" bubble.
     use_required_attribute = False
@@ -161,11 +177,27 @@ class SubmissionForm(forms.Form):
             self.fields["team"].initial = personal.pk
         # The team this user submits through on the phase, once they have one (quotas.bind).
         self.entry_team = quotas.entry_team(user, phase) if user.is_authenticated else None
+        # Teams that cannot take this submission are offered disabled, with the reason.
+        self.team_refusals = quotas.team_refusals(user, teams, phase) if user.is_authenticated else {}
+        team_field = cast(forms.ModelChoiceField, self.fields["team"])
+        team_field.widget = TeamSelect(refusals=self.team_refusals)
+        team_field.widget.choices = team_field.choices
+        contact = phase.challenge.contact
         if self.entry_team is not None:
-            self.fields["team"].initial = self.entry_team.pk
-            self.fields[
-                "team"
-            ].help_text = f"You submit to this task through {self.entry_team.name}; an organizer can change that."
+            team_field.initial = self.entry_team.pk
+            team_field.help_text = (
+                f"You submit to this task through {self.entry_team.name}; {contact} can move you to another team."
+            )
+        else:
+            available = [t for t in teams if t.pk not in self.team_refusals]
+            if team_field.initial not in {t.pk for t in available} and available:
+                team_field.initial = available[0].pk
+            # The one-team rule, said before the first upload rather than after the second.
+            team_field.help_text = (
+                "Your first submission to this task binds you to the team you choose here: it is final, every "
+                f"later submission of yours to this task goes through the same team, and only {contact} "
+                "can change it."
+            )
         self.fields["file"].help_text += f" At most {megabytes(settings.SUBMISSION_MAX_BYTES)}."
         if phase.requires_code_url:  # a board setting: entries must be reproducible from their code
             self.fields["code_url"].required = True
@@ -178,10 +210,12 @@ class SubmissionForm(forms.Form):
                     help_text=declaration.help,
                     choices=[(c, c) for c in declaration.choices],
                     widget=forms.CheckboxSelectMultiple,
+                    required=declaration.required,
                 )
             else:
                 # No default: the submitter must answer explicitly (DrugbankDDI's context features leak the label).
                 self.fields[name] = _yes_no_field(declaration.label, declaration.help)
+                self.fields[name].required = declaration.required
         for f in submission_fields.FIELDS:  # the page's order, so the error summary follows it
             if not f.describes_method:
                 self.fields[f.name] = self.fields.pop(f.name)
@@ -290,6 +324,12 @@ class SubmissionForm(forms.Form):
             self.validated_inline = True
         finally:
             upload.seek(0)
+
+    @property
+    def chosen_team(self) -> Team | None:
+        """The team the form has selected (the posted one, else the initial one), for the binding notice."""
+        value = self["team"].value()
+        return next((t for t in self.teams if str(t.pk) == str(value)), None)
 
     def metadata(self) -> Metadata:
         data = self.cleaned_data

@@ -21,6 +21,7 @@ from django.urls import reverse
 from leaderboard.challenges.models import Registration
 from leaderboard.storage import private_storage
 from scoring import keys as result_keys
+from scoring import replicates as scoring_replicates
 from scoring import submission_fields
 from scoring.splits import ALL, PRIVATE, PUBLIC
 
@@ -142,6 +143,9 @@ class Submission(models.Model):
     task_id = models.CharField(max_length=255, blank=True)
     worker_host = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=20, blank=True)
+    # Whether the submitter gets the result e-mail when this scoring ends. A re-score after a truth fix
+    # clears it: each participant gets one message about the fix instead of one per submission.
+    notify_result = models.BooleanField(default=True)
     # The truth file the stored score was computed against (replacing a truth re-scores the phase).
     truth_version = models.ForeignKey(
         "challenges.TruthVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="submissions"
@@ -326,3 +330,36 @@ class PhaseEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} as {self.team} on {self.phase}"
+
+
+class ReplicateSet(models.Model):
+    """One submission's stored bootstrap of one ranking metric (``scoring.replicates``), public rows only.
+
+    Written by the scoring worker with the score (or ``manage.py compute_replicates``); a paired test
+    between two submissions reads two of these and never their files.
+    """
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="replicate_sets")
+    metric = models.CharField(max_length=120)
+    observed = models.FloatField()
+    # Little-endian float64 per-resample sums over seeds (``Replicates.to_bytes``): 8 kB at 1,000 resamples.
+    sums = models.BinaryField()
+    n_units = models.PositiveSmallIntegerField(default=1)
+    # The resampling seed, derived from the truth: only sets with equal seeds are compared.
+    seed = models.BigIntegerField()
+    # 95% percentile interval and the reach (``scoring.replicates.replicate_reach``; null: undefined replicates).
+    low = models.FloatField(null=True)
+    high = models.FloatField(null=True)
+    reach = models.FloatField(null=True)
+    version = models.CharField(max_length=20)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "metric"], name="replicateset_unique_metric"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.submission_id} {self.metric} ({self.sums and len(self.sums) // 8} resamples)"
+
+    def replicates(self) -> scoring_replicates.Replicates:
+        return scoring_replicates.Replicates.from_bytes(self.metric, self.observed, self.sums, self.n_units, self.seed)

@@ -22,7 +22,9 @@ import scoring
 from leaderboard.challenges.services import current_truth_version
 from leaderboard.submissions.emails import email_result_later
 from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.replicates import replace_sets
 from leaderboard.submissions.signals import submission_scored
+from scoring import replicates as scoring_replicates
 from scoring.splits import ALL, PRIVATE, PUBLIC
 
 log = logging.getLogger(__name__)
@@ -115,7 +117,8 @@ def send_finished(submission_id: uuid.UUID | str) -> None:
         for receiver, response in submission_scored.send_robust(sender=Submission, submission=submission):
             if isinstance(response, Exception):
                 log.error("submission_scored receiver %r failed: %r", receiver, response, exc_info=response)
-    email_result_later(submission.pk)
+    if submission.notify_result:
+        email_result_later(submission.pk)
 
 
 def _claimed(submission_id: uuid.UUID | str, claim_token: uuid.UUID | None) -> bool:
@@ -138,6 +141,7 @@ def store_score(
     score: scoring.Score | dict[str, scoring.Score],
     *,
     claim_token: uuid.UUID | None = None,
+    replicates: list[scoring_replicates.Replicates] | None = None,
 ) -> bool:
     """Write a ``scoring.Score`` as the submission's outcome, in one transaction.
 
@@ -151,7 +155,8 @@ def store_score(
     ``submission_scored`` is sent and the submitter emailed after commit.
     With ``claim_token``, the write happens only if that claim is still
     current (a stale claimant's result is discarded and False returned).
-    Replaces any earlier results of the submission.
+    Replaces any earlier results of the submission, and its stored bootstrap
+    ``replicates`` (``leaderboard.submissions.replicates``) when given.
     """
     parts = score if isinstance(score, dict) else {PUBLIC: score}
     public = parts[PUBLIC]
@@ -179,6 +184,8 @@ def store_score(
             if part in parts:
                 rows += Result.rows_for(submission, parts[part].metrics, part=part)
         Result.objects.bulk_create(rows)
+        if replicates is not None:
+            replace_sets(submission.pk, replicates)
         outcome["finished_at"] = timezone.now()
         Submission.objects.filter(pk=submission.pk).update(**outcome)
         transaction.on_commit(partial(send_finished, submission.pk))

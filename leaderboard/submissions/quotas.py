@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from leaderboard.accounts.models import Team
 from leaderboard.accounts.verification import NOT_VERIFIED_MESSAGE
-from leaderboard.challenges.models import Phase
+from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.registration import registration_of_user, submission_refusal
 from leaderboard.submissions.models import PhaseEntry, Submission
 
@@ -42,6 +42,8 @@ class Quota:
     total_used: int
     resets_at: dt.datetime  # next UTC midnight
     who: str = "Your team"  # whose count this is, for the sentence
+    # What the limits apply to, for the sentence: a standing task's phase, or one phase of a challenge.
+    where: str = "on this task"
 
     @property
     def daily_remaining(self) -> int:
@@ -66,9 +68,9 @@ class Quota:
     def explain(self) -> str:
         """A sentence for the form when no submission is left."""
         if self.total_remaining == 0:
-            return f"{self.who} {self._have} used all {self.total_limit} submissions allowed on this task."
+            return f"{self.who} {self._have} used all {self.total_limit} submissions allowed {self.where}."
         return (
-            f"{self.who} {self._have} used all {self.daily_limit} submissions allowed today on this task; "
+            f"{self.who} {self._have} used all {self.daily_limit} submissions allowed today {self.where}; "
             f"the count resets at {self.resets_at:%Y-%m-%d %H:%M} UTC."
         )
 
@@ -97,8 +99,25 @@ class TeamLocked(SubmissionRefused):
         super().__init__(
             f"You submit to this task through the team {entry_team.name} (the first team you used here): "
             f"each person submits to a task through one team only. Choose {entry_team.name}, "
-            "or ask an organizer to change it."
+            f"or ask {phase.challenge.contact} to move you to another team."
         )
+
+
+def team_refusals(user, teams, phase: Phase) -> dict[int, str]:
+    """Why each of ``teams`` cannot take the user's next submission to the phase (team id -> reason).
+
+    For the form, which offers such teams disabled with the reason: another team already
+    holds the user's entry on the phase, or the team's quota is used up. The upload checks
+    the same rules again (``check_may_submit``, ``create_submission``).
+    """
+    bound = entry_team(user, phase) if user.is_authenticated else None
+    refusals: dict[int, str] = {}
+    for team in teams:
+        if bound is not None and bound.pk != team.pk:
+            refusals[team.pk] = f"you submit to this task through {bound.name}"
+        elif (quota := quota_for(team, phase)).exhausted:
+            refusals[team.pk] = quota.explain()
+    return refusals
 
 
 class PhaseNotOpen(SubmissionRefused):
@@ -258,8 +277,16 @@ def _usage(charged, phase: Phase, now: dt.datetime | None, **extra) -> Quota:
         total_limit=phase.total_limit,
         total_used=charged.count(),
         resets_at=day_start + dt.timedelta(days=1),
+        where=_where(phase),
         **extra,
     )
+
+
+def _where(phase: Phase) -> str:
+    """A per-phase quota says which phase: an organized challenge's phases each have their own."""
+    if phase.challenge.kind == Challenge.Kind.ORGANIZED:
+        return f"in the phase \u201c{phase.title}\u201d"
+    return "on this task"
 
 
 def lock(team: Team) -> None:

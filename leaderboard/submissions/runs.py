@@ -10,6 +10,7 @@ import logging
 import os
 import random
 import time
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -18,6 +19,7 @@ from django.db import InterfaceError, OperationalError
 
 import scoring
 from leaderboard.challenges.truth_cache import TruthMissing, phase_split, phase_truth
+from leaderboard.submissions import replicates
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.outcomes import PLATFORM_ERROR_MESSAGE, claim, mark_failed, max_attempts, store_score
 from leaderboard.submissions.queueing import SCORE_TASK
@@ -66,8 +68,9 @@ def describe_problems(error: scoring.ScoringError) -> str:
     return f"{total}:\n{shown}" + (f"\n... and {more} more." if more > 0 else "")
 
 
-def _score_file(submission: Submission) -> scoring.Score | dict[str, scoring.Score]:
-    """Score the stored file: one Score, or a split phase's public, private and all-rows Scores.
+def _score_file(submission: Submission) -> tuple[scoring.Score | dict[str, scoring.Score], Any]:
+    """Score the stored file: one Score, or a split phase's public, private and all-rows Scores; and the
+    prediction aligned to the public rows (what the stored replicates resample).
 
     A split phase validates the file once against the whole truth (participants
     predict every test row without knowing which are public), then scores each part.
@@ -76,8 +79,9 @@ def _score_file(submission: Submission) -> scoring.Score | dict[str, scoring.Sco
     truth = phase_truth(phase)
     with submission.file.open("rb") as handle:
         if phase.split_spec is None:
-            return scoring.score_files(phase.task, truth, handle, limits=scoring_limits(truth))
-        return scoring.score_parts(phase.task, truth, handle, phase_split(phase), limits=scoring_limits(truth))
+            aligned, n_rows = scoring.align_counted(phase.task, truth, handle, limits=scoring_limits(truth))
+            return scoring.score_aligned(phase.task, aligned, n_rows), aligned
+        return scoring.score_parts_aligned(phase.task, truth, handle, phase_split(phase), limits=scoring_limits(truth))
 
 
 def score_claimed(submission_id: str, token) -> str:
@@ -85,7 +89,8 @@ def score_claimed(submission_id: str, token) -> str:
     submission = Submission.objects.select_related("phase").get(pk=submission_id)
     _test_delay()
     try:
-        score = _score_file(submission)
+        score, aligned = _score_file(submission)
+        found = replicates.compute(submission, aligned)
     except scoring.ScoringError as error:
         mark_failed(
             submission_id,
@@ -113,7 +118,7 @@ def score_claimed(submission_id: str, token) -> str:
         log.exception("unexpected error scoring submission %s", submission_id)
         mark_failed(submission_id, Submission.ErrorKind.PLATFORM, PLATFORM_ERROR_MESSAGE, claim_token=token)
         return "platform"
-    stored = store_score(submission, score, claim_token=token)
+    stored = store_score(submission, score, claim_token=token, replicates=found)
     return "scored" if stored else "stale"
 
 

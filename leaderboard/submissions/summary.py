@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import ReplicateSet, Result, Submission
 from scoring import keys as result_keys
+from scoring import replicates as stats
 from scoring import submission_fields
 from scoring.splits import ALL, PRIVATE, PUBLIC
 from scoring.submission_fields import SubmissionField
@@ -33,11 +34,31 @@ def revealed_parts(submission: Submission, may_see_private: bool) -> list[dict]:
     return out
 
 
+def primary_interval(submission: Submission, results: dict[str, float]) -> tuple[float, float] | None:
+    """The 95% interval of the primary metric, from stored numbers: the bootstrap percentile interval of the
+    stored replicates (single-seed tasks) or the t-interval over the per-seed values (multi-seed tasks)."""
+    task = submission.phase.task
+    if stats.uses_bootstrap(task):
+        found = (
+            ReplicateSet.objects.filter(submission=submission, metric=task.primary, version=stats.REPLICATES_VERSION)
+            .values_list("low", "high")
+            .first()
+        )
+        if found is None or found[0] is None or found[1] is None:
+            return None
+        return float(found[0]), float(found[1])
+    values = [results.get(result_keys.seed_key(seed, task.primary)) for seed in task.seeds]
+    if any(v is None for v in values):
+        return None
+    return stats.seed_interval([float(v) for v in values if v is not None])
+
+
 def headline_metrics(submission: Submission, results: dict[str, float] | None = None) -> list[dict]:
     """The task's headline metrics in registry order, with the spread over seeds when the task has one."""
     task = submission.phase.task
     results = overall_results(submission) if results is None else results
     rows = []
+    interval = primary_interval(submission, results) if task.primary in results else None
     for metric in task.metrics:
         spread = results.get(result_keys.spread_key(metric.key, task.spread)) if task.spread else None
         rows.append(
@@ -50,6 +71,7 @@ def headline_metrics(submission: Submission, results: dict[str, float] | None = 
                 "higher_is_better": metric.higher_is_better,
                 "description": metric.description,
                 "primary": metric.key == task.primary,
+                "interval": list(interval) if interval and metric.key == task.primary else None,
             }
         )
     return rows
@@ -63,6 +85,7 @@ def status_payload(submission: Submission) -> dict:
     primary = task.metric(task.primary)
     report = submission.report or {}
     failed_invalid = submission.error_kind == Submission.ErrorKind.INVALID
+    headline = headline_metrics(submission, results) if scored else []
     return {
         "id": str(submission.pk),
         "status": submission.status,
@@ -75,10 +98,12 @@ def status_payload(submission: Submission) -> dict:
             "key": primary.key,
             "name": primary.name,
             "value": submission.primary_value if scored else None,
+            # The 95% interval (``primary_interval``), [low, high]; None before scoring or without statistics.
+            "interval": next((m["interval"] for m in headline if m["primary"]), None),
             "higher_is_better": primary.higher_is_better,
         },
         "metrics": results,
-        "headline": headline_metrics(submission, results) if scored else [],
+        "headline": headline,
         "queue_position": submission.queue_position(),
         "scorer_version": submission.scorer_version or None,
         "created_at": submission.created_at.isoformat() if submission.created_at else None,

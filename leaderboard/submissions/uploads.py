@@ -127,7 +127,7 @@ class UploadSlotsMiddleware:
 
     The uploader is the logged-in user, else the client's address. API requests
     pass through: their token is authenticated by the API, whose upload
-    endpoints take the same user's slot (``leaderboard.api.views.upload_slot``)
+    endpoints take the same user's slot (``leaderboard.api.throttling.upload_slot``)
     before reading the body, so neither a reworded Authorization header nor a
     second token gives anyone more slots.
     """

@@ -120,7 +120,7 @@ def _submit(
         "window_refusal": window,
         "registration": registration,
         "registration_refusal": registration_refusal,
-        "quotas": [(t, quotas.quota_for(t, phase)) for t in form.teams],
+        "quotas": [(t, quotas.quota_for(t, phase), form.team_refusals.get(t.pk)) for t in form.teams],
         "problems": form.problems,
         "inline_limit": megabytes(settings.SUBMISSION_INLINE_VALIDATION_BYTES),
         "error_summary": form.error_summary() if form.is_bound and can_submit else [],

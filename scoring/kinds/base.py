@@ -49,11 +49,24 @@ def _no_classes(task: Task, setting: str | None) -> tuple[tuple[str, str], ...]:
     return ()
 
 
+def _primary_only(task: Task) -> tuple[str, ...]:
+    return (task.primary,)
+
+
 def classes_in_turn(task: Task, n: int) -> np.ndarray:
     """``n`` placeholder labels: the task's classes in turn (zeros for a task without classes: numeric labels)."""
     if not task.classes:
         return np.zeros(n)
     return np.asarray(task.classes, dtype=object)[np.arange(n) % len(task.classes)]
+
+
+# The file rules of a kind whose files give one prediction per test key (per seed where there are seeds).
+KEYED_RULES = (
+    "Give one prediction for every key of the test inputs file (on every seed it lists, where there are seeds); "
+    "the example file has exactly these keys.",
+    "A file that leaves a key out, repeats one or adds one that is not in the test set is refused, with the lines "
+    "to fix; a refused file costs no quota.",
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,9 @@ class Kind:
     must equal a metric's key or name); ``published_checks`` lists the paper's
     own definitions a published entry's values break. ``class_groups`` says that
     a truth may carry long-tailed class groups (``scoring.longtail``).
+    ``ranking_metrics`` are the metrics the task's board views rank by.
+    ``rules`` are the file rules the submit page states up front (plain sentences,
+    `code` in backticks); the refusals of the validation say how to fix each.
     """
 
     name: str
@@ -97,6 +113,9 @@ class Kind:
     published_key: Callable[[str, str], str] | None = None
     published_checks: Callable[[dict[str, float]], list[str]] = _no_checks
     class_groups: bool = False
+    # The metrics a board of the task ranks by (one per setting): what stored replicates are kept for.
+    ranking_metrics: Callable[[Task], tuple[str, ...]] = _primary_only
+    rules: tuple[str, ...] = KEYED_RULES
 
 
 KINDS: dict[str, Kind] = {}

@@ -147,8 +147,16 @@ KIND = register(
         bootstrap=significance.unit_bootstrap(significance.mudi_units),
         derived_metric=derived_metric,
         settings=keys.MUDI_SETTINGS,
+        ranking_metrics=lambda task: tuple(keys.mudi_key(setting, "macro", "f1") for setting in keys.MUDI_SETTINGS),
         class_f1_keys=class_f1_keys,
         extra_labels=("No Interaction",),
+        rules=(
+            "Give a class for every test pair of the test inputs file, in either orientation "
+            "(`drug_1,drug_2` or `drug_2,drug_1`), once.",
+            "For a pair you do not want to score, write `No Interaction` as its class: it counts as predicting no "
+            "interaction. A file that leaves a test pair out is refused, with examples of the missing pairs; a "
+            "refused file costs no quota.",
+        ),
         resample_unit="unordered gold pairs",
     )
 )

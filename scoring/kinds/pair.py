@@ -17,7 +17,16 @@ METRICS = (
         "aupr",
         "AUPR",
         True,
-        "trapezoidal area under the precision-recall curve (not average precision), mean over splits",
+        "the authors' trapezoidal area under the precision-recall curve, mean over splits; it rewards constant "
+        "scores: a constant gets (1 + prevalence) / 2",
+    ),
+    # Not one of the authors' metrics: shown beside AUPR, never in the ranking (the tasks rank by AUROC).
+    MetricDef(
+        "average_precision",
+        "AP",
+        True,
+        "average precision (step-wise area under the precision-recall curve), mean over splits; a constant "
+        "score gets the prevalence; not ranked",
     ),
     MetricDef("f1", "F1", True, "F1 of the positive class, positive iff propensity > 0.5, mean over splits"),
 )

@@ -17,9 +17,10 @@ if TYPE_CHECKING:
 
 # Bump the major version whenever a stored score could change, the minor one when scores gain keys
 # or report sections (1.1.0: calibration curves, ImDrug long-tail groups, ChemicalX per-context
-# AUROC columns, MUDI per-drug errors and drug-frequency buckets); `manage.py rescore --task T
-# --outdated` re-scores what an older version stored.
-SCORER_VERSION = "1.1.0"
+# AUROC columns, MUDI per-drug errors and drug-frequency buckets; 1.2.0: ChemicalX average
+# precision beside the authors' AUPR); `manage.py rescore --task T --outdated` re-scores what an
+# older version stored.
+SCORER_VERSION = "1.2.0"
 
 
 def compute(task: Task, aligned: Aligned) -> MetricsResult:

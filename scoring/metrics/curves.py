@@ -109,7 +109,13 @@ def pr_auc(counts: BinaryCounts) -> float | None:
 
 
 def average_precision(counts: BinaryCounts) -> float | None:
-    """Step-wise average precision, for contrast in docs and tests only."""
+    """Step-wise average precision: the sum over thresholds of precision times the recall gained.
+
+    Unlike the trapezoidal ``pr_auc`` it does not reward a constant score: one
+    threshold gives recall 1 at precision = prevalence, so a constant scores the
+    prevalence, where the trapezoid gets (1 + prevalence) / 2. Same value as
+    scikit-learn's ``average_precision_score``.
+    """
     if not counts.has_both_classes:
         return None
     recall, precision = pr_points(counts)

@@ -37,6 +37,12 @@ def drug_frequency(pair_drugs: np.ndarray, n_drugs: int) -> np.ndarray:
     return counts
 
 
+def _padded(frequency: np.ndarray, n_drugs: int) -> np.ndarray:
+    out = np.zeros(n_drugs, dtype=np.int64)
+    out[: min(len(frequency), n_drugs)] = frequency[:n_drugs]
+    return out
+
+
 def pair_buckets(pair_drugs: np.ndarray, frequency: np.ndarray) -> np.ndarray:
     """The index into ``DRUG_BUCKETS`` of every gold pair (by its rarer drug)."""
     rarer = np.minimum(frequency[pair_drugs[:, 0]], frequency[pair_drugs[:, 1]])
@@ -102,11 +108,13 @@ def breakdown(aligned: MudiAligned, counts: MudiCounts) -> tuple[dict[str, float
     names = list(aligned.drug_names)
     n_drugs = max(len(names), int(counts.gold_pair_drugs.max()) + 1 if counts.n_gold_pairs else 0)
     names += [f"#{code}" for code in range(len(names), n_drugs)]
-    frequency = drug_frequency(counts.gold_pair_drugs, n_drugs)
+    own = drug_frequency(counts.gold_pair_drugs, n_drugs)
+    # One part of a split phase: buckets by the whole truth's frequencies, the same for every part.
+    frequency = own if aligned.drug_frequency is None else _padded(aligned.drug_frequency, n_drugs)
     bucket = pair_buckets(counts.gold_pair_drugs, frequency)
     metrics = bucket_metrics(counts, bucket)
     drugs = per_drug_counts(counts, n_drugs)
-    present = np.flatnonzero(frequency > 0)
+    present = np.flatnonzero(own > 0)
     if names != sorted(names):  # the readers' codes index a sorted vocabulary: normally already in id order
         present = present[np.argsort(np.asarray(names, dtype=object)[present], kind="stable")]
     aware = MUDI_SETTINGS.index("aware")

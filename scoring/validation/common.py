@@ -262,8 +262,9 @@ def report_missing(
     noun: str,
     examples: Callable[[], list[str]],
     note: str = "",
+    fix: str = "",
 ) -> None:
-    """One problem when truth keys have no prediction, quoting the first few.
+    """One problem when truth keys have no prediction, quoting the first few, and ``fix``: how to fix it.
 
     Skipped when lines were left out for a wrong field count: their keys would be
     reported missing a second time, and the lines themselves are already listed.
@@ -271,5 +272,5 @@ def report_missing(
     if missing == 0 or table.dropped:
         return
     problems.add(
-        f"The predictions miss {missing:,} of the truth's {total:,} {noun}{note}, e.g. {', '.join(examples())}."
+        f"The predictions miss {missing:,} of the truth's {total:,} {noun}{note}, e.g. {', '.join(examples())}.{fix}"
     )

@@ -129,11 +129,24 @@ def _require_class_groups(task: Task) -> None:
 
 
 def attach_group_mapping(task: Task, truth: Truth, source: Source) -> KeyedTruth:
-    """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's)."""
+    """The truth with the grouping of an organizer's mapping file (replacing a ``group`` column's).
+
+    Refused, as the site refuses it, when the mapping gives no group to a class the truth has
+    (``truth_with_group_column`` locates the truth's lines; a parsed truth has no line numbers).
+    """
     _require_class_groups(task)
     if not isinstance(truth, KeyedTruth):
         raise fail(f"Task {task.slug} has no class groups; a group mapping is for classification tasks.")
-    return longtail.with_class_groups(truth, read_group_mapping(task, source))
+    groups = read_group_mapping(task, source)
+    present = np.unique(np.asarray(truth.labels, dtype=np.int64))
+    missing = [int(c) for c in present if groups[int(c)] is None]
+    if missing:
+        names = ", ".join(f'"{task.classes[c]}"' for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        raise fail(
+            f"The truth has {len(missing)} class(es) the group mapping gives no group: {names}; "
+            "give every class of the truth a line class,group."
+        )
+    return longtail.with_class_groups(truth, groups)
 
 
 def truth_with_group_column(task: Task, truth: Source, groups: longtail.ClassGroups) -> bytes:

@@ -160,6 +160,10 @@ def build_keyed_truth(
     )
 
 
+# How a file that leaves test keys out is fixed (the submit page states the rule up front too).
+MISSING_FIX = " To fix it, write one line for every key of the test inputs file (the example file has every key)."
+
+
 def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.ndarray | None:
     """For every truth row, the prediction row carrying its key; None if the keys do not line up.
 
@@ -221,7 +225,7 @@ def match_prediction(truth: KeyedTruth, table: Table, problems: Problems) -> np.
         return [truth.describe_row(int(r)) for r in firsts_missing[:MAX_EXAMPLES]]
 
     n_missing = len(pd.unique(truth.keys[missing_rows])) if len(missing_rows) else 0
-    report_missing(problems, table, n_missing, len(truth.distinct_keys), "keys", missing_examples)
+    report_missing(problems, table, n_missing, len(truth.distinct_keys), "keys", missing_examples, fix=MISSING_FIX)
     if problems:
         return None
     return pred_row

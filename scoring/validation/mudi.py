@@ -185,6 +185,13 @@ def _in_sorted(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return found
 
 
+# How a file that leaves test pairs out is fixed (the submit page states the rule up front too).
+MISSING_FIX = (
+    " To fix it, add a line for every missing pair; for a pair you do not want to score, write "
+    '"No Interaction" as its class. The test inputs file lists every test pair.'
+)
+
+
 def read_mudi_prediction(task: Task, raw: RawFile, limits: Limits) -> Table:
     """Check a MUDI prediction file's columns and parse its rows (no truth needed)."""
     return _read(raw, limits)
@@ -219,6 +226,7 @@ def align_mudi(task: Task, truth: MudiTruth, table: Table) -> tuple[MudiAligned,
         "drug pairs",
         lambda: [truth.describe(int(k // n), int(k % n)) for k in truth.unordered_keys[missing[:MAX_EXAMPLES]]],
         " (a pair may be predicted in either orientation)",
+        MISSING_FIX,
     )
     problems.raise_if_any()
     return MudiAligned(

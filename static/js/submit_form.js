@@ -3,7 +3,18 @@
 (function () {
   "use strict";
 
+  // The first-submission notice names the team the upload will bind: keep it on the chosen one.
+  function followTeamChoice() {
+    var select = document.getElementById("id_team");
+    var named = document.getElementById("binding-team");
+    if (!select || !named) { return; }
+    select.addEventListener("change", function () {
+      named.textContent = select.options[select.selectedIndex].text;
+    });
+  }
+
   function init() {
+    followTeamChoice();
     var summary = document.getElementById("error-summary");
     if (!summary) { return; }
     summary.focus();

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.core import mail
 
 from leaderboard.accounts.models import User
@@ -50,6 +51,7 @@ def test_an_account_made_by_signing_up_is_verified_by_its_sign_up_link(client, d
     assert User.objects.get(username="dora").email_verified
 
 
+@pytest.mark.storage
 def test_an_unverified_user_sees_the_notice_and_cannot_submit(client, db):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     sign_up(client)

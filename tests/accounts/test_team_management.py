@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.accounts.models import Membership
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
@@ -83,6 +85,7 @@ def test_an_outsider_gets_no_leave_confirmation(client, alice_lab, charlie):
     assert client.get("/teams/alice-lab/leave/confirm/").status_code == 404
 
 
+@pytest.mark.storage
 def test_the_team_page_lists_the_teams_submissions_and_its_quota_per_task(client, alice_lab, alice, bob):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     make_submission(phase, alice_lab, alice, method_name="LabMethod", is_public=False)

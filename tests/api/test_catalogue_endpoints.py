@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import scoring
 from tests.api.helpers import bearer
 
 
+@pytest.mark.storage
 def test_it_lists_every_task_with_format_metrics_and_downloads(client, mudi_phase):
     response = client.get("/api/v1/tasks")
     assert response.status_code == 200
@@ -30,7 +33,7 @@ def test_a_task_detail_and_an_unknown_task(client, db):
         "type": "/api/v1/problems/not-found",
         "title": "Not found",
         "status": 404,
-        "detail": "No task 'no-such-task'.",
+        "detail": "No task 'no-such-task'; valid tasks: " + ", ".join(scoring.TASKS) + ".",
     }
 
 
@@ -47,6 +50,7 @@ def test_wrong_methods_answer_405_as_a_problem(client, db):
     assert response.json()["type"].endswith("/method-not-allowed")
 
 
+@pytest.mark.storage
 def test_challenges_show_dates_and_limits_and_no_quota_without_a_token(client, mudi_phase):
     response = client.get("/api/v1/challenges")
     assert response.status_code == 200
@@ -58,6 +62,7 @@ def test_challenges_show_dates_and_limits_and_no_quota_without_a_token(client, m
     assert phase["quota"] is None
 
 
+@pytest.mark.storage
 def test_a_phase_shows_each_of_the_callers_teams_remaining_quota(client, alice, alice_lab, make_token, mudi_phase):
     from tests.submissions.helpers import make_submission
 
@@ -71,6 +76,7 @@ def test_a_phase_shows_each_of_the_callers_teams_remaining_quota(client, alice, 
     assert quota[alice_lab.slug]["resets_at"].endswith("T00:00:00+00:00")
 
 
+@pytest.mark.storage
 def test_an_unknown_challenge_or_phase_is_404(client, mudi_phase):
     assert client.get("/api/v1/challenges/nope").status_code == 404
     assert client.get(f"/api/v1/challenges/{mudi_phase.challenge.slug}/phases/nope").status_code == 404

@@ -21,7 +21,7 @@ from tests.integration.test_submission_pipeline import mudi_with_known_errors
 from tests.scoring.test_malformed_corpus import DEFAULT_TRUTH, PREDICTION_CASES
 from tests.submissions.helpers import invalid_mudi_csv, mudi_prediction_csv, mudi_truth_csv
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # The console script's code, run from this checkout (PYTHONPATH below) rather than whatever is installed.
 CLI = [sys.executable, "-c", "from ddi_leaderboard.cli import run; run()"]
 
@@ -74,7 +74,7 @@ def test_login_stores_the_token_0600_and_a_bad_token_exits_3(live_server, alice,
     assert done.returncode == 0, done.stderr
     saved = Path(home["XDG_CONFIG_HOME"]) / "ddi-leaderboard" / "config.json"
     assert stat.S_IMODE(saved.stat().st_mode) == 0o600
-    assert json.loads(saved.read_text()) == {"url": live_server.url, "token": token}
+    assert json.loads(saved.read_text()) == {"url": live_server.url, "sites": {live_server.url: token}}
     bad = run_cli(home, "--url", live_server.url, "login", "--token", "ddi_wrong")
     assert bad.returncode == 3
     assert "This token does not exist." in bad.stderr and "Traceback" not in bad.stderr

@@ -9,7 +9,7 @@ from leaderboard.submissions.models import Submission
 from tests.api.test_client_end_to_end import run_cli
 from tests.challenges.split_phase import PRIVATE_ROWS, make_split_phase, submit_scored
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

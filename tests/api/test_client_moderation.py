@@ -22,7 +22,7 @@ from tests.moderation.conftest import (  # noqa: F401 (fixtures)
     rebuild,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

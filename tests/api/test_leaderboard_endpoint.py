@@ -10,6 +10,9 @@ import pytest
 from tests.api.helpers import bearer
 from tests.boards.conftest import mudi_metrics, phase_for, scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture(autouse=True)
 def board(standing, alice_lab, charlie):

@@ -1,6 +1,8 @@
-"""schemathesis against the live schema of a test server: no 5xx, and every response matches the schema.
+"""schemathesis against the live schema of a test server: every check it has, zero failures.
 
-Every operation, positive and negative data, a few examples each, so it runs in well under a minute.
+Every operation, positive and negative data, a few examples each, with a token, so it runs in about a
+minute: no 5xx, every status, content type, header and body as documented, schema-violating requests
+refused and valid ones accepted, the token's absence noticed where one is needed.
 (Driven with hypothesis directly: schemathesis' pytest plugin does not load under pytest 9.)
 """
 
@@ -10,19 +12,15 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as examples
-from schemathesis.checks import not_a_server_error
+from hypothesis.errors import Unsatisfiable
+from schemathesis.checks import CHECKS as ALL_CHECKS
 from schemathesis.generation import GenerationMode
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 from tests.api.test_schema import api_paths
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+pytestmark = [pytest.mark.storage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+CHECKS = list(ALL_CHECKS.get_all())
 EXAMPLES = 8
 
 
@@ -31,6 +29,8 @@ def test_every_operation_conforms_to_the_live_schema(live_server, alice, make_to
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     make_submission(phase, alice.personal_team, alice)
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema/?format=json")
+    # A board's filters are query parameters of its task's declarations, not of the schema: no undeclared ones.
+    schema.config.generation.update(allow_extra_parameters=False)
     headers = {"Authorization": f"Bearer {make_token(alice, 'submit')}"}
     tested = []
     for result in schema.get_all_operations():
@@ -42,7 +42,11 @@ def test_every_operation_conforms_to_the_live_schema(live_server, alice, make_to
             def conforms(case) -> None:
                 case.call_and_validate(base_url=live_server.url, headers=headers, checks=CHECKS)
 
-            conforms()
+            try:
+                conforms()
+            except Unsatisfiable:
+                # Nothing to negate: a public read with no parameters (its token is optional) has no invalid form.
+                assert mode is GenerationMode.NEGATIVE, operation.label
         tested.append(operation.label)
     # Every route of the API was exercised (each new endpoint too, without editing this test).
     assert {label.split(" ", 1)[1] for label in tested} == api_paths(), tested

@@ -11,6 +11,9 @@ from scoring import cli as scoring_cli
 from tests.api.helpers import bearer
 from tests.submissions.helpers import as_post_file, invalid_mudi_csv, make_submission, mudi_prediction_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def token(alice, make_token):

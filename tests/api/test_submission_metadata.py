@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.submissions.models import Submission
 from tests.api.helpers import bearer
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 COMMIT = "https://github.com/alice/ddi/commit/1a2b3c4"
 

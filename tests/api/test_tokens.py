@@ -85,6 +85,7 @@ def test_no_token_where_one_is_needed_gets_401(client, db):
     assert response.json()["type"].endswith("/token-required")
 
 
+@pytest.mark.storage
 def test_a_read_token_cannot_submit_403_naming_the_scope(client, alice, make_token, mudi_phase):
     raw = make_token(alice, "read")
     response = client.post("/api/v1/tasks/mudi/submissions", {}, **bearer(raw))

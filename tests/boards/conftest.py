@@ -123,11 +123,16 @@ def scored(
             n_rows=0,
             scorer_version=scoring.__version__,
         )
-    store_score(submission, score)
+    found = None
+    if file is not None:  # the worker stores the replicates of a scored file with its score
+        from leaderboard.submissions import replicates, runs
+
+        found = replicates.compute(submission, runs._score_file(submission)[1])
+    store_score(submission, score, replicates=found)
     Submission.objects.filter(pk=submission.pk).update(created_at=T0 + dt.timedelta(minutes=minutes))
     submission.refresh_from_db()
     if rebuild:
-        recompute_phase(phase, enqueue_tests=False)
+        recompute_phase(phase)
     return submission
 
 
@@ -195,18 +200,3 @@ def ranked(task_slug: str, direction: str = "default", public: bool | None = Tru
     controls = Controls(direction=direction, private=bool(teams), default_direction=direction)
     rows = [SimpleNamespace(**row) for row in ranked_rows(board, controls, teams)]
     return [r for r in rows if public is None or r.is_public == public]
-
-
-@pytest.fixture
-def compare_tests_run_at_once(monkeypatch, django_capture_on_commit_callbacks):
-    """``get(client, url)``: the compare page once (its tests then run in-process, as a worker would), then again."""
-    from leaderboard.boards import compare
-
-    monkeypatch.setattr(compare.run_compare_tests, "delay", lambda *args: compare.run_compare_tests.apply(args=args))
-
-    def get(client, url: str):
-        with django_capture_on_commit_callbacks(execute=True):
-            client.get(url)
-        return client.get(url)
-
-    return get

@@ -29,6 +29,9 @@ from scoring.validation import imdrug
 from tests.boards.conftest import phase_for, scored, with_truth
 from tests.boards.test_board_charts import chart_ids
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 SLUG = "toy-affinity"
 
 

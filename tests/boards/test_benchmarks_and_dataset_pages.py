@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import scoring
 from tests.boards.conftest import classification_metrics, mudi_metrics, pair_metrics, phase_for, scored
 
@@ -21,6 +23,7 @@ def test_benchmarks_lists_every_family_with_its_datasets_and_tasks(client, stand
     assert 'href="/datasets/imdrug/hiv/"' in html
 
 
+@pytest.mark.storage
 def test_benchmarks_shows_submission_counts_best_score_and_last_activity(client, standing, alice_lab, charlie):
     phase = phase_for("chemicalx-twosides")
     scored(phase, alice_lab, "A", pair_metrics(0.81234))
@@ -33,6 +36,7 @@ def test_benchmarks_shows_submission_counts_best_score_and_last_activity(client,
     assert "2026-01-01" in row
 
 
+@pytest.mark.storage
 def test_benchmarks_summary_refreshes_after_a_new_score(
     client, standing, alice_lab, django_capture_on_commit_callbacks
 ):
@@ -47,6 +51,7 @@ def test_benchmarks_marks_tasks_without_a_board(client, db):
     assert "no board yet" in client.get("/benchmarks/").content.decode()
 
 
+@pytest.mark.storage
 def test_a_dataset_with_several_splits_shows_them_side_by_side(client, standing, alice_lab, charlie):
     scored(phase_for("imdrug-hiv-random"), alice_lab, "GCN", classification_metrics(0.80))
     scored(phase_for("imdrug-hiv-standard"), alice_lab, "GCN", classification_metrics(0.70))
@@ -60,6 +65,7 @@ def test_a_dataset_with_several_splits_shows_them_side_by_side(client, standing,
     assert 'data-chart="chart-data-splits"' in html
 
 
+@pytest.mark.storage
 def test_a_task_board_of_imdrug_compares_the_random_and_standard_split(client, standing, alice_lab):
     scored(phase_for("imdrug-hiv-random"), alice_lab, "GCN", classification_metrics(0.80))
     scored(phase_for("imdrug-hiv-standard"), alice_lab, "GCN", classification_metrics(0.70))

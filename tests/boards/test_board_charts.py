@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import (
     classification_metrics,
@@ -15,6 +17,9 @@ from tests.boards.conftest import (
     scored,
     with_truth,
 )
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def chart_ids(html: str) -> list[str]:
@@ -31,8 +36,11 @@ def test_a_mudi_board_has_class_bars_a_direction_scatter_and_the_progression(cli
     assert chart_ids(html) == ["class-f1", "direction", "progression"]
     assert '<script type="application/json" id="chart-data-direction">' in html
     assert "<summary>Direction-aware vs direction-agnostic macro F1: the numbers as a table</summary>" in html
-    assert '<script src="/static/vendor/plotly/plotly.min.js" defer></script>' in html
-    assert '<script src="/static/js/charts.js" defer></script>' in html
+    # Lazy charts: charts.js fetches plotly.js itself when the first chart nears the window.
+    assert (
+        '<script src="/static/js/charts.js" id="charts-script" data-plotly="/static/vendor/plotly/plotly.min.js" '
+        "defer></script>" in html
+    )
 
 
 def test_a_multi_seed_board_has_a_per_seed_chart(client, standing, alice_lab):
@@ -49,7 +57,7 @@ def test_large_class_sets_get_a_heatmap_instead_of_columns(client, standing, ali
     assert "type 86 F1" not in html  # no column per class
     figure = json.loads(html.split('id="chart-data-class-f1">')[1].split("</script>")[0])
     assert figure["data"][0]["type"] == "heatmap"
-    assert len(figure["data"][0]["x"]) == 86
+    assert len(figure["data"][0]["y"]) == 86  # a row per class, the methods across
 
 
 def test_a_method_name_cannot_close_the_data_block(client, standing, alice_lab):
@@ -161,7 +169,7 @@ def test_a_large_confusion_matrix_plots_the_most_frequent_classes_and_says_so(st
     assert len(charts["confusion"]["table"]["rows"]) == 86  # the table keeps every class
     bars = _figure_of(charts["per-class"])
     assert len(bars["data"][0]["x"]) == MAX_CLASSES_PLOTTED and bars["layout"]["xaxis"]["tickangle"] == -45
-    assert all(len(name) <= 18 for name in bars["data"][0]["x"])
+    assert all(len(name) <= 18 for name in bars["layout"]["xaxis"]["ticktext"])  # cut on the axis only
 
 
 def test_the_per_seed_chart_names_metrics_and_gives_each_its_own_axis(standing, alice_lab):

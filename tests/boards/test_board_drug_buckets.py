@@ -9,6 +9,9 @@ import pytest
 from leaderboard.submissions.models import Result
 from tests.boards.conftest import mudi_metrics, mudi_prediction_csv, mudi_truth_csv, phase_for, scored, with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def mudi_board(standing, alice_lab, charlie):

@@ -15,6 +15,9 @@ import scoring
 from tests.boards.conftest import PASSWORD, mudi_metrics, pair_metrics, phase_for, scored, with_truth
 from tests.conftest import REPO
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def csv_rows(response) -> list[dict]:
     assert response["Content-Type"].startswith("text/csv")

@@ -137,23 +137,6 @@ def test_private_rows_of_different_teams_ignore_each_other():
     assert places["x"].rank == 2 and places["y"].rank == 2
 
 
-def test_seed_intervals_mark_entries_overlapping_the_leader():
-    rows = [
-        cand("lead", 0.80, **{"auroc": 0.80, "auroc/stderr": 0.01}),
-        cand("close", 0.79, team=2, **{"auroc": 0.785, "auroc/stderr": 0.01}),
-        cand("far", 0.70, team=3, **{"auroc": 0.70, "auroc/stderr": 0.01}),
-    ]
-    places = place_for_direction(PAIR, rows, {})
-    assert places["lead"].tied_with_leader and places["close"].tied_with_leader
-    assert not places["far"].tied_with_leader
-
-
-def test_bootstrap_verdicts_mark_entries_and_an_untested_entry_is_not_marked():
-    rows = [mudi("lead", 0.8), mudi("same", 0.7, team=2), mudi("worse", 0.6, team=3), mudi("untested", 0.5, team=4)]
-    places = place_for_direction(MUDI, rows, {"same": True, "worse": False, "untested": None})
-    assert [places[i].tied_with_leader for i in ("lead", "same", "worse", "untested")] == [True, True, False, False]
-
-
 def test_the_leader_is_the_best_public_row():
     rows = [mudi("priv", 0.99, public=False), mudi("pub", 0.5, team=2), mudi("pub2", 0.4, team=3)]
     assert leader(MUDI, rows).id == "pub"
@@ -204,16 +187,16 @@ def test_a_private_row_tied_with_a_public_row_shares_its_rank():
     assert places["x"].position == 2  # the earlier submission goes first
 
 
-def test_a_private_row_beating_the_public_leader_would_lead_and_is_marked():
+def test_a_private_row_beating_the_public_leader_would_lead():
     rows = [
         cand("lead", 0.80, **{"auroc": 0.80, "auroc/stderr": 0.01}),
         cand("x", 0.95, team=3, public=False, **{"auroc": 0.95, "auroc/stderr": 0.01}),
         cand("y", 0.50, team=4, public=False, **{"auroc": 0.50, "auroc/stderr": 0.01}),
     ]
-    places = place_for_direction(PAIR, rows, {})
-    assert (places["x"].rank, places["x"].position, places["x"].tied_with_leader) == (1, 1, True)
-    assert (places["y"].rank, places["y"].tied_with_leader) == (2, False)
-    assert places["lead"] == place_for_direction(PAIR, rows[:1], {})["lead"]
+    places = place_for_direction(PAIR, rows)
+    assert (places["x"].rank, places["x"].position) == (1, 1)
+    assert places["y"].rank == 2
+    assert places["lead"] == place_for_direction(PAIR, rows[:1])["lead"]
 
 
 def test_a_private_row_without_the_metric_is_unranked_after_the_ranked_public_rows():

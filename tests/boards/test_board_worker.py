@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.models import BoardRow
 from leaderboard.submissions.intake import Metadata, create_submission
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, with_truth
 from tests.conftest import wait_for
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def submit(phase, user, method: str, content: bytes):
@@ -29,11 +29,10 @@ def test_a_submission_scored_by_the_worker_appears_on_the_board_with_its_mark(cl
     wait_for(lambda: BoardRow.objects.filter(submission=first).exists(), timeout=60, message="the first row")
     second = submit(phase, charlie, "Noisy", mudi_prediction_csv(wrong=7))
     wait_for(
-        lambda: BoardRow.objects.filter(submission=second, board__direction="aware", p_value__isnull=False).exists(),
+        lambda: BoardRow.objects.filter(submission=second, board__direction="aware", low__isnull=False).exists(),
         timeout=90,
-        message="the worker to rebuild the board and run the bootstrap against the leader",
+        message="the worker to score the file with its replicates and rebuild the board",
     )
-    assert Board.objects.get(phase=phase, direction="aware").pending_tests == 0
     html = client.get("/tasks/mudi/").content.decode()
     assert html.index("Perfect") < html.index("Noisy")
-    assert "p=0.0" in html or "≈" in html
+    assert "p=0.0" in html or "p &lt; 0.0011" in html or "≈" in html

@@ -8,6 +8,9 @@ import pytest
 
 from tests.boards.conftest import scored, with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 USPTO = "imdrug-uspto50k-random"
 DRUGCOMB = "chemicalx-drugcomb"
 # Three seeds of six rows; classes 0-1 are head, 2-3 middle, 4-5 tail.

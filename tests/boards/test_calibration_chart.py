@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.submissions.charts import submission_charts
 from tests.boards.conftest import pair_metrics, phase_for, scored
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_report_with_reliability_curves_gets_a_calibration_chart(standing, alice_lab):

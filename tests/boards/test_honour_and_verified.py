@@ -13,6 +13,9 @@ from leaderboard.submissions.models import Submission
 from tests.boards.conftest import PASSWORD, mudi_metrics, mudi_truth_csv, phase_for, scored, with_truth
 from tests.boards.test_board_page import methods
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 REPRODUCED = "reproduced from the linked code at commit 1a2b3c4"
 
 

@@ -65,6 +65,7 @@ def shown_submission(phase):
     return [str(s) for s in BoardRow.objects.filter(board=board).values_list("submission_id", flat=True)]
 
 
+@pytest.mark.storage
 def test_the_board_keeps_the_first_score_for_a_small_gain_in_both_update_paths(ladder_phase, alice):
     from leaderboard.boards.recompute import recompute_phase
 
@@ -74,10 +75,11 @@ def test_the_board_keeps_the_first_score_for_a_small_gain_in_both_update_paths(l
     assert better.primary_value > first.primary_value
     assert better.primary_value - first.primary_value <= 0.5
     assert shown_submission(ladder_phase) == [str(first.pk)]  # the incremental update
-    recompute_phase(ladder_phase, enqueue_tests=False)
+    recompute_phase(ladder_phase)
     assert shown_submission(ladder_phase) == [str(first.pk)]  # the rebuild agrees
 
 
+@pytest.mark.storage
 def test_the_board_moves_for_a_gain_above_the_threshold(ladder_phase, alice):
     Phase.objects.filter(pk=ladder_phase.pk).update(ladder_threshold=0.01)
     ladder_phase.refresh_from_db()
@@ -87,6 +89,7 @@ def test_the_board_moves_for_a_gain_above_the_threshold(ladder_phase, alice):
     assert shown_submission(ladder_phase) == [str(better.pk)]
 
 
+@pytest.mark.storage
 def test_the_board_page_explains_the_ladder(client, ladder_phase, alice):
     submit_scored(ladder_phase, alice.personal_team, alice, set())
     page = client.get("/challenges/mudi-2027/test/board/").content.decode()
@@ -94,6 +97,7 @@ def test_the_board_page_explains_the_ladder(client, ladder_phase, alice):
     assert "by more than <strong>0.5</strong>" in page
 
 
+@pytest.mark.storage
 def test_the_submission_page_says_why_a_small_gain_is_not_on_the_board(client, ladder_phase, alice):
     team = alice.personal_team
     submit_scored(ladder_phase, team, alice, {PUBLIC_ROWS[0]}, minutes=20)

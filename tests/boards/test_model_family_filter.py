@@ -10,6 +10,9 @@ import pytest
 from tests.boards.conftest import mudi_metrics, phase_for, scored
 from tests.boards.test_board_page import methods
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 COMMIT = "https://github.com/alice/ddi/commit/1a2b3c4"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from django.core import mail
 
 from leaderboard.ops.management.commands.runall import child_env, site_url_for
@@ -13,6 +14,7 @@ from tests.boards.conftest import mudi_metrics, phase_for, scored
 SITE = "http://127.0.0.1:8123"
 
 
+@pytest.mark.storage
 def test_the_json_export_links_each_row_to_the_configured_site(client, settings, standing, alice_lab):
     settings.SITE_URL = SITE + "/"
     submission = scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))
@@ -20,12 +22,14 @@ def test_the_json_export_links_each_row_to_the_configured_site(client, settings,
     assert rows[0]["submission_url"] == f"{SITE}/submissions/{submission.pk}/"
 
 
+@pytest.mark.storage
 def test_the_csv_export_links_to_the_configured_site(client, settings, standing, alice_lab):
     settings.SITE_URL = SITE
     submission = scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))
     assert f"{SITE}/submissions/{submission.pk}/" in client.get("/tasks/mudi/leaderboard.csv").getvalue().decode()
 
 
+@pytest.mark.storage
 def test_the_result_email_links_to_the_submission_and_profile_on_the_configured_site(settings, standing, alice_lab):
     settings.SITE_URL = SITE
     submission = scored(phase_for("mudi"), alice_lab, "GraphOnly", mudi_metrics(0.7))

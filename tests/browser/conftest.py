@@ -18,7 +18,6 @@ METHODS = [
 
 @pytest.fixture
 def mudi_board(transactional_db, alice, alice_lab, charlie, olga):
-    from leaderboard.boards.pair_tests import run_pending_tests
     from leaderboard.boards.recompute import recompute_phase
     from leaderboard.challenges.services import sync_standing_challenges
 
@@ -37,8 +36,7 @@ def mudi_board(transactional_db, alice, alice_lab, charlie, olga):
             is_baseline=method == "FormulaNet",
             paper_url="https://example.org/paper" if i == 1 else "",
         )
-    run_pending_tests(phase)
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
     return subs
 
 

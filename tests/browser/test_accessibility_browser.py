@@ -9,11 +9,13 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+from django.utils import timezone
 
+from leaderboard.boards.pinned import format_as_of
 from tests.boards.conftest import classification_metrics, pair_metrics, phase_for, scored
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BLOCKING = {"serious", "critical"}
 
@@ -53,6 +55,9 @@ def pages(site) -> list[tuple[str, str]]:
         ("dataset", "/datasets/imdrug/hiv/"),
         ("submission", f"/submissions/{a.pk}/"),
         ("compare", f"/compare/?ids={a.pk},{b.pk}"),
+        ("pinned board", f"/tasks/mudi/?as_of={format_as_of(timezone.now())}"),
+        ("method", f"/methods/{a.team.slug}/graphddi/"),
+        ("suite", "/suites/all/"),
         ("login", "/accounts/login/"),
     ]
 

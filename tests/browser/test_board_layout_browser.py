@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import viewport_screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = [390, 1366]
 

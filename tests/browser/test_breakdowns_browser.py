@@ -7,7 +7,7 @@ import pytest
 from tests.boards.conftest import scored, with_truth
 from tests.boards.test_breakdowns import drugcomb_prediction, drugcomb_truth, uspto_prediction, uspto_truth
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = [390, 1366]
 

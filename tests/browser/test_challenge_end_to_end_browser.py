@@ -24,7 +24,7 @@ from tests.browser.test_organize_browser import add_phase, log_in, upload_truth,
 from tests.conftest import wait_for
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, make_submission, mudi_truth_csv
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FRACTION, SEED = 0.3, 7  # the split add_phase(..., fraction="0.3") asks for (seed 7)
 
@@ -131,7 +131,7 @@ def test_a_challenge_runs_from_creation_to_a_revealed_private_board(browser, liv
     participant.goto("/challenges/e2e-2027/test/board/private/")
     rows = participant.locator("#leaderboard tbody tr")
     text = participant.locator("#leaderboard").inner_text()
-    assert "Public rank" in text and "Shift" in text
+    assert "Team's public rank" in text and "Shift" in text
     first, second = rows.nth(0).inner_text(), rows.nth(1).inner_text()
     assert "Steady" in first and "PublicFitter" in second  # the private rows decide
     assert "+1" in rows.nth(0).locator("td.shift").inner_text()

@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 
 from leaderboard.challenges.models import Challenge
 from tests.challenges.test_import_challenge import SLUG, write_bundle
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_visitor_finds_a_published_challenge_and_reads_its_timeline(page, transactional_db, tmp_path, alice):

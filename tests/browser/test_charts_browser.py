@@ -9,7 +9,7 @@ import pytest
 from tests.boards.conftest import classification_metrics, phase_for, scored
 from tests.conftest import viewport_screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = [390, 1366]
 CLASSES = [f"type {i}" for i in range(1, 87)]

@@ -13,7 +13,7 @@ from tests.browser.test_accessibility_browser import describe, violations
 from tests.conftest import PASSWORD
 from tests.submissions.helpers import invalid_mudi_csv, mudi_truth_csv
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

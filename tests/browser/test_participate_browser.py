@@ -12,7 +12,7 @@ from tests.challenges.participants import organized_challenge
 from tests.conftest import PASSWORD
 from tests.submissions.helpers import mudi_prediction_csv
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.storage, pytest.mark.browser]
 
 
 @pytest.fixture

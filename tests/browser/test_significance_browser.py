@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import viewport_screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTHS = [390, 1366]
 
@@ -23,7 +23,7 @@ def test_the_heatmap_draws_every_pair_inside_its_card(no_favicon, mudi_board, wi
     section = page.locator("#significance-matrix")
     section.scroll_into_view_if_needed()
     page.wait_for_selector("#significance-matrix .chart-plot .main-svg")
-    # Five entries: 20 off-diagonal cells carry a text (the adjusted p).
+    # Five entries: 20 off-diagonal cells carry a text (the p of the pair).
     cells = page.evaluate(
         "Array.from(document.querySelectorAll('#significance-matrix .chart-plot text.heatmap-label, "
         "#significance-matrix .chart-plot g.text-group text'), t => t.textContent)"
@@ -38,18 +38,14 @@ def test_the_heatmap_draws_every_pair_inside_its_card(no_favicon, mudi_board, wi
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_the_compare_page_states_the_correction(no_favicon, mudi_board, width):
-    from leaderboard.boards.compare import run_tests
-
+def test_the_compare_page_states_the_rule(no_favicon, mudi_board, width):
     ids = [mudi_board[m].pk for m in ("OrientationFree", "GraphDDI", "TextDDI")]
-    run_tests("aware", ids[0], ids[1:])
-    run_tests("aware", ids[1], ids[2:])
     page = no_favicon
     page.set_viewport_size({"width": width, "height": 900})
     page.goto("/compare/?ids=" + ",".join(str(i) for i in ids))
     section = page.locator("#significance")
-    assert "Holm's correction across the 3 pairs" in section.inner_text()
-    assert page.locator("#significance .p-adjusted").count() == 3
+    assert "Bonferroni for the 45 pairs of the top-10 matrix" in section.inner_text()
+    assert page.locator("#significance .difference-interval").count() == 3
     section.scroll_into_view_if_needed()
-    viewport_screenshot(page, f"compare-holm-{width}")
+    viewport_screenshot(page, f"compare-rule-{width}")
     assert page.console_errors == []

@@ -10,9 +10,10 @@ from playwright.sync_api import expect
 from tests.conftest import PASSWORD, save_screenshot, viewport_screenshot
 from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow, pytest.mark.storage]
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("width", [390, 1366])
 def test_a_researcher_submits_and_watches_the_status_turn_scored(page, live_server, worker_factory, alice, width):
     page.set_viewport_size({"width": width, "height": 900})

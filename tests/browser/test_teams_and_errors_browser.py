@@ -17,6 +17,7 @@ def log_in(page, username: str) -> None:
     page.get_by_role("button", name="Log in").click()
 
 
+@pytest.mark.storage
 def test_a_logged_out_member_following_a_private_link_is_told_to_log_in_and_comes_back(page, alice_lab, alice, bob):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     submission = make_submission(phase, alice_lab, alice, method_name="LabSecret", is_public=False)

@@ -36,8 +36,11 @@ def prediction_csv(wrong=()) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", **fields):
-    """A published organized challenge with one open MUDI phase split by a usage column, truth imported."""
+def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", truth: bytes | None = None, **fields):
+    """A published organized challenge with one open MUDI phase split by a usage column, truth imported.
+
+    ``truth`` replaces the usage-column truth (``split=...`` then says how it is split).
+    """
     from leaderboard.challenges.models import Challenge, Phase
     from leaderboard.challenges.services import import_truth
 
@@ -61,7 +64,7 @@ def make_split_phase(organizer, *, slug="mudi-2027", phase_slug="test", **fields
     phase = Phase.objects.create(challenge=challenge, slug=phase_slug, **values)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "truth.csv"
-        path.write_bytes(split_truth_csv())
+        path.write_bytes(split_truth_csv() if truth is None else truth)
         import_truth(phase, path, uploaded_by=organizer, label="split test truth")
     phase.refresh_from_db()
     return phase
@@ -102,6 +105,6 @@ def submit_scored(phase, team, user, wrong=(), *, method="GraphDDI", is_public=T
         outcome = runs.score_claimed(str(submission.pk), token)
     assert outcome == "scored", Submission.objects.get(pk=submission.pk).error_message
     # In production the submission_scored receiver runs this after the commit; tests never commit.
-    update_board(phase, submission.pk, enqueue_tests=False)
+    update_board(phase, submission.pk)
     submission.refresh_from_db()
     return submission

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_django.asserts import assertContains
 
 from leaderboard.challenges.models import Challenge, Phase
 from leaderboard.challenges.services import import_truth
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_phase_admin_page_lists_its_truth_versions(admin_client, tmp_path):

@@ -12,6 +12,9 @@ from pytest_django.asserts import assertContains, assertNotContains
 from leaderboard.challenges.models import Announcement
 from tests.challenges.participants import mudi_2027, register, sent, submit_to  # noqa: F401
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def alice_client(client, alice):

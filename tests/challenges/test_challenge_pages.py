@@ -111,7 +111,10 @@ def test_the_page_shows_overview_rules_data_and_the_phase_timeline(client, db):
     assertContains(response, "Play fair.")
     assertContains(response, "Teams of at most 3.")
     assertContains(response, "Ends in 2")  # days, rounded down by timeuntil
-    assertContains(response, "30% public by hash, seed 2027")
+    # The split's rule and seed stay with the organizers (the confidentiality contract).
+    assertContains(response, "Which rows are private stays with the organizers")
+    assertNotContains(response, "seed 2027")
+    assertNotContains(response, "by hash")
     assertContains(response, "up to 2 final submissions")
     assertContains(response, "Ladder mode")
 
@@ -149,6 +152,7 @@ def with_truth(challenge, tmp_path):
     return phase
 
 
+@pytest.mark.storage
 def test_an_open_phase_offers_its_test_inputs_without_labels_or_usage(client, challenges, tmp_path):
     with_truth(challenges["open"], tmp_path)
     page = client.get("/challenges/open-2027/")
@@ -159,6 +163,7 @@ def test_an_open_phase_offers_its_test_inputs_without_labels_or_usage(client, ch
     assert response.content.decode().splitlines() == ["seed,id", "0,m1", "0,m2", "1,m1", "1,m3"]
 
 
+@pytest.mark.storage
 def test_an_upcoming_phase_keeps_its_inputs_for_the_organizers(client, challenges, tmp_path, alice, charlie):
     challenges["upcoming"].organizers.add(alice)
     with_truth(challenges["upcoming"], tmp_path)
@@ -170,6 +175,7 @@ def test_an_upcoming_phase_keeps_its_inputs_for_the_organizers(client, challenge
     assert client.get("/challenges/later-2027/test/inputs.csv").status_code == 200
 
 
+@pytest.mark.storage
 def test_inputs_of_an_unpublished_challenge_are_404_for_outsiders(client, challenges, tmp_path, charlie):
     with_truth(challenges["hidden"], tmp_path)
     client.force_login(charlie)

@@ -4,19 +4,32 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.test import override_settings
 
 from leaderboard.boards.models import Board, BoardRow
 from leaderboard.challenges.models import Challenge
 from leaderboard.submissions.models import Submission
+from tests.conftest import rows_for_the_module
 
 SLUG = "mudi-held-out-2027"
 
 
+# load_benchmarks --demo writes its truth and baselines to the storages.
+pytestmark = pytest.mark.storage
+
+
+@pytest.fixture(scope="module")
+def _demo_built(django_db_setup, django_db_blocker):
+    """The demo, built once for the module (~20 s); each test sees it fresh (rows_for_the_module)."""
+    with rows_for_the_module(django_db_blocker), override_settings(DEBUG=True):
+        call_command("ensure_demo_user")
+        call_command("load_benchmarks", "--demo", "--task", "mudi")
+        yield
+
+
 @pytest.fixture
-def demo(db, settings):
+def demo(_demo_built, db, settings):
     settings.DEBUG = True  # the demo account exists in development only
-    call_command("ensure_demo_user")
-    call_command("load_benchmarks", "--demo", "--task", "mudi")
     return Challenge.objects.get(slug=SLUG)
 
 
@@ -53,3 +66,11 @@ def test_a_second_run_changes_nothing(demo):
     call_command("load_benchmarks", "--demo", "--task", "mudi")
     assert Submission.objects.filter(phase__challenge=demo).count() == before == 12
     assert Challenge.objects.filter(slug=SLUG).count() == 1
+
+
+def test_the_demo_participants_get_no_result_emails_so_make_run_stays_quiet(demo):
+    from leaderboard.accounts.models import User
+
+    participants = User.objects.filter(submissions__phase__challenge=demo).exclude(username="demo").distinct()
+    assert participants.exists()
+    assert not participants.filter(email_results=True).exists()

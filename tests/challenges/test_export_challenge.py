@@ -11,6 +11,9 @@ from leaderboard.challenges.bundles import definition_of
 from leaderboard.challenges.models import Challenge
 from tests.challenges.test_import_challenge import SLUG, write_bundle
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def test_an_exported_challenge_reimports_to_an_equal_definition(db, tmp_path, alice, capsys):
     call_command("import_challenge", str(write_bundle(tmp_path)), "--organizer", "alice")

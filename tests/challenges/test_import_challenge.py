@@ -49,6 +49,7 @@ def edited(old: str, new: str, *, count: int = 1) -> dict[str, bytes]:
     return files
 
 
+@pytest.mark.storage
 def test_the_documented_example_bundle_imports(db, tmp_path, alice, capsys):
     call_command("import_challenge", str(write_bundle(tmp_path)), "--organizer", "alice")
     assert f"imported challenge {SLUG} with 2 phases" in capsys.readouterr().out
@@ -111,7 +112,7 @@ MALFORMED = {
     ),
     "open-ended phase before another": (
         edited("    ends_at: 2027-03-01T00:00:00Z\n", ""),
-        "phases[0].ends_at: is required: only the last phase may be open-ended",
+        "phases[0].ends_at: is required: only the last phase of a task may be open-ended",
     ),
     "unknown task": (edited("task: mudi", "task: mudii"), 'phases[0].task: "mudii" is not a task; valid tasks: mudi,'),
     "bad split": (
@@ -191,6 +192,7 @@ def test_a_file_that_is_not_a_zip_is_refused(db, tmp_path):
         call_command("import_challenge", str(path))
 
 
+@pytest.mark.storage
 def test_an_existing_slug_is_refused_and_another_slug_copies_the_challenge(db, tmp_path):
     path = write_bundle(tmp_path)
     call_command("import_challenge", str(path))
@@ -215,6 +217,7 @@ def test_every_problem_is_reported_at_once(db, tmp_path):
     assert 'phases[0].task: "mudii"' in str(error.value) and "phases[1].daily_limit: -1" in str(error.value)
 
 
+@pytest.mark.storage
 def test_a_failure_while_creating_leaves_no_rows_and_no_stored_truth(tmp_path, monkeypatch, nothing_created):
     from leaderboard.challenges import services
 
@@ -232,3 +235,22 @@ def test_a_failure_while_creating_leaves_no_rows_and_no_stored_truth(tmp_path, m
         bundles.import_bundle(write_bundle(tmp_path).open("rb"))
     assert calls == ["development", "test"]
     assert nothing_created()
+
+
+def test_phases_of_different_tasks_may_overlap_in_a_bundle_and_of_one_task_may_not():
+    from leaderboard.challenges.bundle_schema import BundleError, parse_definition
+
+    def definition(second_task: str) -> dict:
+        return {
+            "version": 1,
+            "challenge": {"slug": "two-tracks", "title": "Two tracks"},
+            "phases": [
+                {"slug": "pairs", "title": "Pairs", "task": "mudi", "starts_at": "2027-01-01", "ends_at": "2027-03-01"},
+                {"slug": "cells", "title": "Cells", "task": second_task, "starts_at": "2027-02-01"},
+            ],
+        }
+
+    parsed = parse_definition(definition("chemicalx-drugcomb"))
+    assert [p.task for p in parsed.phases] == ["mudi", "chemicalx-drugcomb"]
+    with pytest.raises(BundleError, match=r"phases\[1\].starts_at: .* overlaps phases\[0\].* scores the same task"):
+        parse_definition(definition("mudi"))

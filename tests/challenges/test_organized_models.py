@@ -107,6 +107,7 @@ def test_a_split_phase_validates_the_usage_column_and_stores_nothing_when_it_is_
     assert not phase.has_truth and not TruthVersion.objects.exists()
 
 
+@pytest.mark.storage
 def test_replacing_a_truth_keeps_the_old_version_and_its_file(phase, tmp_path, alice, olga):
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     first.write_text(TRUTH)
@@ -122,6 +123,7 @@ def test_replacing_a_truth_keeps_the_old_version_and_its_file(phase, tmp_path, a
     assert (old.n_rows, new.n_rows) == (4, 4)
 
 
+@pytest.mark.storage
 def test_a_stored_score_names_the_truth_version_it_used(db, alice):
     from tests.submissions.helpers import make_submission, mudi_truth_csv, score_now, standing_phase_with_truth
 

@@ -14,6 +14,9 @@ from tests.api.helpers import bearer
 from tests.challenges.participants import mudi_2027, register, sent, submit_to  # noqa: F401
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def alice_client(client, alice):
@@ -42,7 +45,8 @@ def test_an_approved_team_submits_and_is_bound_to_the_phase(
     register(alice_lab, alice, mudi_2027)
     page = alice_client.get("/challenges/mudi-2027/dev/submit/")
     assertContains(page, 'id="submission-form"')
-    assertContains(page, f'<option value="{alice_lab.pk}">Alice Lab</option>', html=True)
+    # The one team that can take the submission is offered, chosen already.
+    assertContains(page, f'<option value="{alice_lab.pk}" selected>Alice Lab</option>', html=True)
     assertNotContains(page, f'<option value="{alice.personal_team.pk}"')  # only the registered team is offered
     assertContains(page, 'href="/challenges/mudi-2027/"')
     # The phase's own downloads, not the standing task's (another truth).
@@ -246,3 +250,12 @@ def test_an_organizer_of_another_challenge_is_not_one_here(client, charlie, mudi
     assertContains(client.get("/challenges/mudi-2027/dev/submit/"), "Register a team for MUDI held-out pairs 2027")
     submit_to(client, charlie.personal_team)
     assert not Submission.objects.exists()
+
+
+def test_a_spent_quota_names_the_phase_it_belongs_to(alice_client, alice, mudi_2027, sent):
+    mudi_2027.phases.filter(slug="dev").update(daily_limit=1)
+    register(alice.personal_team, alice, mudi_2027)
+    assert submit_to(alice_client, alice.personal_team).status_code == 302
+    response = submit_to(alice_client, alice.personal_team)
+    assertContains(response, "submissions allowed today in the phase \u201cDevelopment\u201d", status_code=400)
+    assertNotContains(response, "on this task", status_code=400)

@@ -22,6 +22,9 @@ from leaderboard.submissions.finals import set_final
 from leaderboard.submissions.models import Submission
 from tests.challenges.split_phase import PRIVATE_ROWS, PUBLIC_ROWS, make_split_phase, submit_scored
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def phase(olga):
@@ -199,7 +202,7 @@ def test_a_rerun_after_the_reveal_rebuilds_the_private_board(phase, entries):
     reveal_phase(phase)
     board = Board.objects.get(phase=phase, part="private", direction="aware")
     version = board.version
-    recompute_phase(Phase.objects.get(pk=phase.pk), enqueue_tests=False)
+    recompute_phase(Phase.objects.get(pk=phase.pk))
     board.refresh_from_db()
     assert board.version != version and BoardRow.objects.filter(board=board).count() == 2
 
@@ -211,3 +214,25 @@ def test_beat_sends_the_reveal_every_minute():
     assert entry["task"] == "boards.reveal_due_phases" and entry["schedule"] == 60.0
     app.loader.import_default_modules()
     assert "boards.reveal_due_phases" in app.tasks
+
+
+def test_right_after_an_early_reveal_the_challenge_is_between_phases_not_upcoming(client, phase, entries, olga):
+    later = Phase.objects.create(
+        challenge=phase.challenge,
+        slug="final",
+        title="Final",
+        task_slug="mudi",
+        order=5,
+        starts_at=phase.ends_at + dt.timedelta(days=1),
+        ends_at=phase.ends_at + dt.timedelta(days=9),
+    )
+    reveal_now(phase, olga)
+    challenge = phase.challenge
+    assert challenge.state() == "between"
+    page = client.get(f"/challenges/{challenge.slug}/").content.decode()
+    assert "between phases" in page and 'class="badge state-upcoming">upcoming</span>\n' not in page
+    assert f'id="phase-{phase.slug}"' in page and "private board revealed" in page
+    listing = client.get("/challenges/").content.decode()
+    open_section = listing.split('<section id="open">')[1].split("</section>")[0]
+    assert challenge.title in open_section
+    assert later.state() == "upcoming"

@@ -8,6 +8,9 @@ from leaderboard.challenges.models import Phase
 from tests.challenges.split_phase import make_split_phase
 from tests.conftest import PASSWORD
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 REVEAL = "/challenges/mudi-2027/manage/phases/test/reveal"
 POSTPONE = "/challenges/mudi-2027/manage/phases/test/postpone"
 

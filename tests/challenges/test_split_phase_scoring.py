@@ -20,6 +20,9 @@ from tests.challenges.split_phase import (
 )
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth, upload
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def split_phase(olga):

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 import scoring
 from leaderboard.challenges import truth_cache
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, mudi_truth_csv, standing_phase_with_truth
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_the_truth_is_parsed_once_per_phase_and_file(db, monkeypatch):

@@ -83,6 +83,7 @@ def _entry_rows(html: str) -> list[tuple[str, ...]]:
     ]
 
 
+@pytest.mark.storage
 def test_the_drug_page_shows_its_test_pairs_and_the_top_entries_on_them(client, mudi_board, no_drawing_in_requests):
     html = client.get("/drugs/DB00002/").content.decode()
     assert "2 distinct pairs" in html and "Synergism 2" in html

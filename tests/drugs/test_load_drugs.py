@@ -65,6 +65,7 @@ def test_the_description_is_sanitised_and_split_into_sections(db, tmp_path):
     assert sections[1]["html"] == "<p>For tests.</p>"
 
 
+@pytest.mark.storage
 def test_each_drugs_test_pairs_are_counted_by_class_from_the_loaded_mudi_truth(db, tmp_path):
     phase = standing_phase_with_truth("mudi", mudi_truth_csv())
     records = {"DB00001": record("One"), "DB00004": record("Four"), "DB00099": record("Absent")}
@@ -119,6 +120,7 @@ def test_a_missing_file_is_refused_with_its_path(db, tmp_path):
         call_command("load_drugs", str(tmp_path / "missing.json"))
 
 
+@pytest.mark.storage
 def test_load_benchmarks_demo_loads_the_drugs_after_the_mudi_truth(db, tmp_path, settings):
     from leaderboard.challenges.models import Phase
 
@@ -129,6 +131,7 @@ def test_load_benchmarks_demo_loads_the_drugs_after_the_mudi_truth(db, tmp_path,
     assert Drug.objects.get().counted_from == phase.truth_sha256
 
 
+@pytest.mark.storage
 def test_load_benchmarks_demo_for_other_tasks_loads_no_drugs(db, tmp_path, settings):
     settings.DRUG_INFO_SOURCE = str(write_drugs(tmp_path, {"DB00001": record("One")}))
     call_command("load_benchmarks", "--demo", "--no-baselines", "--task", "imdrug-hiv-random")

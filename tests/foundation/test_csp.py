@@ -24,6 +24,7 @@ def test_the_policy_allows_scripts_only_from_our_own_files():
     assert directives["frame-ancestors"] == ["'none'"]
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("url", ["/", "/accounts/login/", "/accounts/signup/", "/healthz", "/no-such-page/"])
 def test_every_response_carries_the_policy(client, db, url):
     response = client.get(url)

@@ -43,6 +43,7 @@ def phase_with_formula_keys(db):
     return standing_phase_with_truth("mudi", ("\n".join(lines) + "\n").encode())
 
 
+@pytest.mark.storage
 def test_the_test_inputs_download_neutralises_its_cells(client, phase_with_formula_keys):
     response = client.get("/tasks/mudi/inputs.csv")
     assert response.status_code == 200

@@ -7,6 +7,7 @@ import secrets
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from tests.conftest import REPO
@@ -40,6 +41,7 @@ def test_compose_is_secure_unless_told_otherwise():
     assert compose["x-app"]["environment"]["SECURE"] == "${SECURE:-1}"
 
 
+@pytest.mark.storage
 def test_healthz_answers_plain_http_when_https_is_enforced(client, db, settings):
     settings.SECURE_SSL_REDIRECT = True
     assert client.get("/healthz").status_code == 200  # the container's health check asks over HTTP

@@ -9,6 +9,9 @@ from django.db import OperationalError
 
 from leaderboard.ops.models import WorkerHeartbeat
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def test_it_reports_ok_when_database_and_broker_are_reachable(client, db):
     response = client.get("/healthz")

@@ -32,7 +32,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "kinds": {"scoring", "accounts", "challenges", "submissions", "literature", "boards", "kind registry"},
 }
 # Project-level modules under leaderboard/ that every layer may use.
-SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting", "csvsafe"}
+# docpages: the rendered docs/*.md (boards and kinds link metric definitions to it); it imports no app.
+SHARED = {"settings", "celery", "storage", "links", "middleware", "formatting", "csvsafe", "docpages"}
 
 
 def layer_of(module: str) -> str | None:

@@ -73,6 +73,9 @@ def test_the_makefile_has_the_two_targets_and_runs_what_the_readme_promises():
     ):
         assert step in makefile, step
     assert "-eq 5" in makefile, "pytest's exit code 5 (no tests) must count as success"
+    # The suite in parallel processes, and the lint and suite phases timed for .ci/run.
+    assert "pytest -n $(TEST_PROCESSES) --dist loadfile" in makefile
+    assert 'echo "lint ' in makefile and 'echo "suite ' in makefile
 
 
 def test_ci_starts_services_with_the_agreed_commands_and_runs_make_test():
@@ -89,5 +92,9 @@ def test_ci_starts_services_with_the_agreed_commands_and_runs_make_test():
     assert "export DATABASE_URL=postgres://postgres@127.0.0.1:5432/test" in script
     assert "export REDIS_URL=redis://127.0.0.1:6379/0" in script
     assert script.rstrip().endswith("make test")
+    # The bucket pass runs the tests marked storage, and the script reports each phase's wall time.
+    assert '-m "storage and not browser"' in script
+    for phase in ("timed install ", "timed s3-pass ", "timed broker-pass ", "trap print_phase_times EXIT"):
+        assert phase in script, phase
     for forbidden in ("pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main stop", "redis-cli shutdown"):
         assert forbidden not in script

@@ -210,6 +210,7 @@ def test_a_malformed_variable_stops_the_start_with_its_name(tmp_path):
     assert result.returncode != 0 and "DEBUG='perhaps' is not a boolean" in result.stderr
 
 
+@pytest.mark.storage
 def test_files_in_private_storage_are_never_served(client, settings):
     from django.core.files.base import ContentFile
 

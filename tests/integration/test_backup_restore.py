@@ -26,7 +26,7 @@ from django.test import Client
 from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, scored, with_truth
 from tests.conftest import REPO, process_env
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.storage, pytest.mark.services]
 
 BOARD_URLS = ["/tasks/mudi/leaderboard.json", "/tasks/mudi/leaderboard.json?direction=agnostic"]
 
@@ -70,7 +70,7 @@ def board(transactional_db, postgres, alice_lab, charlie, olga):
         [(alice_lab, "GraphDDI"), (charlie.personal_team, "TextDDI"), (olga.personal_team, "Baseline")]
     ):
         scored(phase, team, method, file=mudi_prediction_csv(wrong=i * 2, swap=i), minutes=i)
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
     return phase
 
 

@@ -19,7 +19,7 @@ from leaderboard.submissions.models import Submission
 from tests.conftest import IN_CI, wait_for
 from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

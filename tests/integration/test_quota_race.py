@@ -17,7 +17,7 @@ from tests.submissions.helpers import (
     standing_phase_with_truth,
 )
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 UPLOADS = 20
 LIMIT = 5

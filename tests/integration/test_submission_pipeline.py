@@ -34,7 +34,7 @@ from tests.submissions.helpers import (
     standing_phase_with_truth,
 )
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def status_of(submission) -> str:

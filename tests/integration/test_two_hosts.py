@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from leaderboard.api.tokens import create_token
@@ -35,7 +36,7 @@ from tests.conftest import REPO, require, wait_for
 from tests.storage.conftest import bucket  # noqa: F401 (the fixture)
 from tests.submissions.helpers import mudi_prediction_csv, mudi_truth_csv, standing_phase_with_truth
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.storage, pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 WEB_PORT = 8000
 
@@ -207,7 +208,7 @@ def two_hosts(tmp_path, redis_url, postgres, bucket):  # noqa: F811 (the fixture
 
 def _environment(host: Host, services: dict, bucket_url: str) -> dict[str, str]:  # noqa: F811
     db = connection.settings_dict
-    redis_db = urlparse(os.environ["REDIS_URL"]).path or "/0"
+    redis_db = urlparse(settings.REDIS_URL).path or "/0"  # this process's database under pytest -n
     return host.env(
         SECRET_KEY="two-hosts-test-" + "k" * 40,
         DEBUG="1",

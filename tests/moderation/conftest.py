@@ -140,7 +140,7 @@ def make_submission(
 def rebuild(phase) -> None:
     from leaderboard.boards.recompute import recompute_phase
 
-    recompute_phase(phase, enqueue_tests=False)
+    recompute_phase(phase)
 
 
 def board_submission_ids(phase) -> set[str]:

@@ -6,6 +6,9 @@ import pytest
 
 from tests.moderation.conftest import PRIVATE_VALUE, login, make_submission
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 URL = "/challenges/mudi-2027/manage/submissions/"
 
 

@@ -76,6 +76,7 @@ def test_rejecting_needs_a_reason_which_the_team_is_sent(
     assert "Your e-mail is not from a partner lab." in mail.outbox[0].body
 
 
+@pytest.mark.storage
 def test_disqualifying_takes_every_submission_of_the_team_off_the_boards(
     client, oscar, alice, bob, alice_lab, alice_registered, phase, tasks_run_at_once, django_capture_on_commit_callbacks
 ):
@@ -123,6 +124,7 @@ def test_only_organizers_see_the_page_or_decide(client, request, pending, who):
     assert pending.status == Registration.Status.PENDING
 
 
+@pytest.mark.storage
 def test_a_disqualified_team_sees_why_on_the_challenge_page_and_can_no_longer_submit(
     client, oscar, alice, alice_registered, phase, tasks_run_at_once, django_capture_on_commit_callbacks
 ):

@@ -14,6 +14,9 @@ from leaderboard.submissions.models import Result, Submission
 from tests.organize.conftest import truth_upload
 from tests.submissions.helpers import make_submission, upload
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 # The uspto phase's task has ten reaction classes: head 0-2, middle 3-6, tail 7-9 below.
 URL = "/challenges/uspto-2027/manage/phases/development/truth/"
 GROUPS_URL = "/challenges/uspto-2027/manage/phases/development/truth/groups"

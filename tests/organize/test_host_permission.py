@@ -45,8 +45,9 @@ def test_a_user_without_the_permission_gets_a_403_page_saying_how_to_get_it(clie
     client.force_login(charlie)
     for url in ("/challenges/new/", "/challenges/import/"):
         response = client.get(url)
-        assertContains(response, "needs the \u201ccan host challenges\u201d permission", status_code=403)
-        assertContains(response, "Ask the site", status_code=403)
+        assertContains(response, "needs the host role", status_code=403)
+        assertContains(response, "python manage.py grant_host YOUR-USERNAME", status_code=403)
+        assertContains(response, "/staff/hosts/", status_code=403)
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, db):

@@ -17,6 +17,7 @@ def bundle(files: dict[str, bytes] | None = None, name: str = "bundle.zip", **kw
     return SimpleUploadedFile(name, data, content_type="application/zip")
 
 
+@pytest.mark.storage
 def test_a_host_imports_the_documented_example(client, olga):
     client.force_login(olga)
     response = client.post("/challenges/import/", {"bundle": bundle()})
@@ -52,6 +53,7 @@ def test_a_file_that_is_not_a_zip_is_refused(client, olga):
     assertContains(wrong_name, "Upload the bundle as a .zip file.", status_code=400)
 
 
+@pytest.mark.storage
 def test_an_exported_bundle_imports_again_under_another_slug(client, olga, phase_with_truth):
     client.force_login(olga)
     exported = client.get("/challenges/mudi-2027/manage/bundle.zip").content

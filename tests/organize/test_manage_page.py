@@ -24,12 +24,14 @@ MANAGE_URLS = [
 ]
 
 
+@pytest.mark.storage
 def test_anonymous_visitors_are_sent_to_log_in(client, phase_with_truth):
     for url in MANAGE_URLS:
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("who", ["alice", "charlie", "otto"])
 def test_participants_outsiders_and_other_organizers_get_404(client, phase_with_truth, who, request):
     client.force_login(request.getfixturevalue(who))
@@ -41,6 +43,7 @@ def test_participants_outsiders_and_other_organizers_get_404(client, phase_with_
     assert Challenge.objects.get(slug="mudi-2027").title == "MUDI held-out pairs 2027"
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("who", ["olga", "staff"])
 def test_the_organizer_and_staff_may_manage(client, phase_with_truth, who, request):
     client.force_login(request.getfixturevalue(who))
@@ -67,6 +70,12 @@ def test_the_organizer_edits_and_publishes_the_challenge(client, olga, challenge
     assert challenge.title == "DDI 2027" and challenge.is_published
     entry = AuditEntry.objects.get(challenge=challenge, action="challenge.edit")
     assert "is_published" in entry.details["fields"] and "title" in entry.details["fields"]
+    # The entry says what changed, before and after, and the audit log shows it.
+    assert entry.details["changes"]["title"] == {"before": "MUDI held-out pairs 2027", "after": "DDI 2027"}
+    assert entry.details["changes"]["is_published"] == {"before": False, "after": True}
+    page = client.get("/challenges/mudi-2027/manage/")
+    assertContains(page, "<code>title</code>: <del>MUDI held-out pairs 2027</del> → <ins>DDI 2027</ins>", html=True)
+    assertContains(page, "<code>is_published</code>: <del>no</del> → <ins>yes</ins>", html=True)
 
 
 def test_an_invalid_edit_changes_nothing_and_names_the_field(client, olga, challenge):
@@ -118,6 +127,7 @@ def test_the_audit_log_shows_who_what_when_why_newest_first_paginated(client, ol
     assertNotContains(second, "submission 0029")
 
 
+@pytest.mark.storage
 def test_the_bundle_export_is_the_challenge_with_its_truth(client, olga, phase_with_truth):
     client.force_login(olga)
     page = client.get("/challenges/mudi-2027/manage/")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from pytest_django.asserts import assertContains
 
 from leaderboard.challenges.models import AuditEntry, Phase
@@ -79,7 +80,18 @@ def test_overlapping_phases_are_refused_naming_the_other_phase(client, olga, cha
         "/challenges/mudi-2027/manage/phases/new/", phase_data(starts_at=utc(NOW), ends_at=utc(NOW + dt.timedelta(30)))
     )
     assertContains(response, "Starts (UTC): These dates overlap the phase &quot;Development&quot;", status_code=400)
+    assertContains(response, "which scores the same task", status_code=400)
     assert not Phase.objects.filter(slug="test").exists()
+
+
+def test_phases_of_different_tasks_run_at_once_each_with_its_board(client, olga, challenge):
+    client.force_login(olga)
+    data = phase_data(task_slug="chemicalx-drugcomb", starts_at=utc(NOW), ends_at=utc(NOW + dt.timedelta(30)))
+    response = client.post("/challenges/mudi-2027/manage/phases/new/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert {p.slug: p.is_open for p in challenge.phases.all()} == {"development": True, "test": True}
+    assert client.get("/challenges/mudi-2027/test/board/").status_code == 200
+    assert client.get("/challenges/mudi-2027/development/board/").status_code == 200
 
 
 def test_a_phase_ends_after_it_starts(client, olga, challenge):
@@ -119,8 +131,12 @@ def test_the_organizer_edits_a_phase(client, olga, phase):
     assert phase.reveal_at == phase.ends_at + dt.timedelta(days=1)
     entry = AuditEntry.objects.get(action="phase.edit")
     assert "title" in entry.details["fields"] and "starts_at" not in entry.details["fields"]
+    assert entry.details["changes"]["title"] == {"before": "Development", "after": "Dev"}
+    assert entry.details["changes"]["reveal_at"]["before"] is None
+    assert entry.details["changes"]["reveal_at"]["after"] == (phase.ends_at + dt.timedelta(days=1)).isoformat()
 
 
+@pytest.mark.storage
 def test_a_new_split_on_a_phase_with_truth_rescores_its_submissions(
     client, olga, alice, phase_with_truth, rescores, django_capture_on_commit_callbacks
 ):

@@ -39,6 +39,7 @@ def organize_token(olga, make_token):
     return make_token(olga, "organize")
 
 
+@pytest.mark.storage
 def test_the_organizer_uploads_the_truth(client, olga, phase, organize_token):
     response = put(client, organize_token, mudi_truth_csv())
     assert response.status_code == 200, response.content
@@ -51,6 +52,7 @@ def test_the_organizer_uploads_the_truth(client, olga, phase, organize_token):
     assert AuditEntry.objects.filter(action="truth.upload", actor=olga).exists()
 
 
+@pytest.mark.storage
 def test_a_replacement_keeps_the_old_version(client, phase_with_truth, organize_token):
     body = put(client, organize_token, SECOND_TRUTH).json()
     assert len(body["versions"]) == 2 and [v["current"] for v in body["versions"]].count(True) == 1
@@ -96,6 +98,7 @@ def test_anyone_but_the_organizers_gets_404(client, phase, make_token, who, requ
     assert not phase.has_truth
 
 
+@pytest.mark.storage
 def test_staff_may_upload(client, phase, staff, make_token):
     assert put(client, make_token(staff, "organize"), mudi_truth_csv()).status_code == 200
 
@@ -115,6 +118,7 @@ def put_with_groups(client, token, truth: bytes, groups: bytes, url: str = USPTO
     return client.put(url, encode_multipart(BOUNDARY, data), content_type=MULTIPART_CONTENT, **bearer(token))
 
 
+@pytest.mark.storage
 def test_a_groups_part_stores_the_truth_with_a_group_column(client, uspto, organize_token):
     response = put_with_groups(client, organize_token, TRUTH, MAPPING)
     assert response.status_code == 200, response.content

@@ -23,6 +23,7 @@ def upload(live_server, token: str, path) -> int:
     return main(["--url", live_server.url, "--token", token, "truth", "upload", "mudi-2027", "development", str(path)])
 
 
+@pytest.mark.storage
 def test_an_organizer_uploads_truth_from_the_command_line(live_server, home, olga, phase, tmp_path, capsys):
     token = create_token(olga, "cli", "organize")[1]
     path = tmp_path / "truth.csv"
@@ -58,6 +59,7 @@ def test_a_submit_token_exits_3_and_an_outsider_gets_not_found(
     assert "Error:" in capsys.readouterr().err
 
 
+@pytest.mark.storage
 def test_groups_store_the_truth_with_a_group_column_and_a_bad_mapping_is_located(
     live_server, home, olga, uspto, tmp_path, capsys
 ):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_django.asserts import assertContains, assertNotContains
 
 from leaderboard.challenges.models import AuditEntry, TruthVersion
@@ -11,6 +12,9 @@ from leaderboard.submissions.models import Submission
 from tests.boards.conftest import mudi_metrics, scored
 from tests.organize.conftest import truth_upload
 from tests.submissions.helpers import invalid_mudi_csv, mudi_truth_csv
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 URL = "/challenges/mudi-2027/manage/phases/development/truth/"
 SECOND_TRUTH = mudi_truth_csv().replace(b"Compound::DB00011,Synergism", b"Compound::DB00011,Antagonism")

@@ -289,3 +289,26 @@ def test_the_command_line_scores_with_a_group_mapping(tmp_path):
     metrics = json.loads(done.stdout)["metrics"]
     assert metrics["group/head/balanced_accuracy"] == 0.5
     assert metrics["group/tail/balanced_accuracy"] == 0.0
+
+
+def test_the_command_line_refuses_a_mapping_that_leaves_out_a_truth_class_as_the_site_does(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.scoring.conftest import REPO
+
+    plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
+    (tmp_path / "t.csv").write_text(plain)
+    (tmp_path / "p.csv").write_text(PREDICTION)
+    (tmp_path / "g.csv").write_text("class,group\n0,head\n")
+    args = ["score", "imdrug-uspto50k-random", "--truth", "t.csv", "--pred", "p.csv", "--groups", "g.csv"]
+    done = subprocess.run([sys.executable, "-m", "scoring", *args], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(REPO)}, timeout=120)  # fmt: skip
+    assert done.returncode != 0
+    assert 'Line 3 of the truth has class "acylation and related processes", which the group mapping' in done.stderr
+
+
+def test_attaching_a_mapping_to_a_parsed_truth_refuses_a_class_it_leaves_out(write):
+    plain = "\n".join(line.rsplit(",", 1)[0] for line in TRUTH.splitlines()) + "\n"
+    with pytest.raises(ScoringError, match='the group mapping gives no group: "acylation and related processes"'):
+        attach_group_mapping(USPTO, load_truth(USPTO, write("t.csv", plain)), write("g.csv", "class,group\n0,head\n"))

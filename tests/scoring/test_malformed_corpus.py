@@ -174,7 +174,9 @@ PREDICTION_CASES = [
         "mudi",
         MUDI_OK,
         MUDI_OK.replace("DB003,Antagonism,DB004\n", ""),
-        "The predictions miss 1 of the truth's 3 drug pairs",
+        "The predictions miss 1 of the truth's 3 drug pairs (a pair may be predicted in either orientation), "
+        "e.g. (DB003, DB004). To fix it, add a line for every missing pair; for a pair you do not want to score, "
+        'write "No Interaction" as its class.',
         None,
         None,
     ),

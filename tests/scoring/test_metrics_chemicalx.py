@@ -100,3 +100,19 @@ def test_the_report_has_downsampled_curves_and_is_plain_json():
     for curve in report["pr"]:
         assert len(curve["recall"]) <= 200 and curve["recall"][-1] == 1.0
     assert report["seeds"][0]["n"] == 5000
+
+
+def test_a_constant_score_gets_half_of_one_plus_prevalence_as_aupr_but_the_prevalence_as_ap():
+    y = [1, 0, 0, 0, 1, 0, 0, 0, 0, 0]  # prevalence 0.2
+    metrics = compute(TASK, pairs({0: pair_seed(y, [0.5] * len(y))})).metrics
+    assert metrics["aupr"] == pytest.approx((1 + 0.2) / 2)
+    assert metrics["average_precision"] == pytest.approx(0.2)
+    assert metrics["average_precision"] == pytest.approx(average_precision_score(y, [0.5] * len(y)))
+    assert metrics["auroc"] == pytest.approx(0.5)
+
+
+def test_average_precision_is_shown_but_ranks_nothing():
+    keys = [m.key for m in TASK.metrics]
+    assert keys.index("average_precision") == keys.index("aupr") + 1
+    assert TASK.primary == "auroc"
+    assert "average_precision" not in TASK.secondary

@@ -397,3 +397,24 @@ def test_a_key_whose_first_usage_is_unknown_is_still_checked_for_conflicts():
     assert error.value.problems[1].message.startswith(
         'Line 5 puts the key (seed 0, drug_1 "D1", drug_2 "D2", context "C1") in private, but line 4 put it in public'
     )
+
+
+def test_mudi_drug_frequency_buckets_are_counted_on_the_whole_truth_in_every_part():
+    """Seven drugs by seven: every drug is in 7 gold pairs, so every pair is 'medium' on the whole truth.
+    Counted on one part's pairs alone, each drug would have 3 or 4 and every pair would look 'rare'."""
+    import io
+
+    from scoring import SplitSpec, score_parts
+
+    lines, pred = ["Drug1,Interaction,Drug2,Usage"], ["Drug1,Interaction,Drug2"]
+    for i in range(7):
+        for j in range(7):
+            a, b = f"DB{1000 + i:05d}", f"DB{2000 + j:05d}"
+            lines.append(f"{a},Synergism,{b},{'public' if (i + j) % 2 == 0 else 'private'}")
+            pred.append(f"{a},Synergism,{b}")
+    truth = ("\n".join(lines) + "\n").encode()
+    scores = score_parts("mudi", io.BytesIO(truth), io.BytesIO(("\n".join(pred) + "\n").encode()), SplitSpec.usage())
+    for part, pairs in (("public", 25), ("private", 24), ("all", 49)):
+        metrics = scores[part].metrics
+        assert metrics["aware/drug_freq/medium/pairs"] == pairs, part
+        assert "aware/drug_freq/rare/pairs" not in metrics, part

@@ -78,7 +78,8 @@ def test_a_prediction_sharing_no_key_with_the_truth_is_an_error_not_a_crash(writ
     assert messages == [
         "Seed 1 (1 row, first on line 3) is not in the truth; the truth has seed 0.",
         '1 prediction row is not in the truth, e.g. line 2 (seed 0, drug_1 "ZZ", drug_2 "D1", context "CX").',
-        'The predictions miss 1 of the truth\'s 1 keys, e.g. (seed 0, drug_1 "D3", drug_2 "D2", context "C3").',
+        'The predictions miss 1 of the truth\'s 1 keys, e.g. (seed 0, drug_1 "D3", drug_2 "D2", context "C3"). '
+        "To fix it, write one line for every key of the test inputs file (the example file has every key).",
     ]
 
 

@@ -32,6 +32,7 @@ def test_the_api_answers_reads_while_the_cache_is_down(db, cache_down):
     assert Client().get("/api/v1/tasks").status_code == 200
 
 
+@pytest.mark.storage
 def test_an_api_upload_is_accepted_while_the_cache_is_down(
     alice, cache_down, monkeypatch, django_capture_on_commit_callbacks
 ):

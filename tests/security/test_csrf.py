@@ -17,6 +17,9 @@ from django.test import Client
 
 from tests.security.urlconf import site_urls
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def _post(client: Client, url: str, **extra):
     with transaction.atomic():

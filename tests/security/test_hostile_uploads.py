@@ -17,6 +17,9 @@ from tests.scoring.conftest import CHEMICALX_TRUTH
 from tests.security.hostile_files import CASES, DEFERRED, Hostile
 from tests.submissions.helpers import as_post_file, mudi_truth_csv, post_data, standing_phase_with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 # A response that echoes a hostile file back (a 10 MB header in an error message) is a bug too.
 MAX_RESPONSE_BYTES = 256 * 1024
 

@@ -25,6 +25,9 @@ from django.test import Client
 from tests.security.conftest import ROLES
 from tests.security.urlconf import site_urls
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 # Outcomes. An int is that status exactly.
 OK = 200
 LOGIN = "302 to the login page"
@@ -47,6 +50,8 @@ PRIVATE_SUBMISSION = (404, OK, 404, 404, OK, OK)
 ORGANIZER_PAGE = (LOGIN, 404, 404, 404, OK, OK)
 ORGANIZER_ACTION = (LOGIN, 404, 404, 404, DONE, DONE)
 ORGANIZER_GET_ONLY = (LOGIN,) + (405,) * 5  # the method is checked first: the same answer for every challenge
+STAFF_PAGE = (LOGIN, 404, 404, 404, 404, OK)  # the staff page of hosts: nobody else learns it exists
+STAFF_ACTION = (LOGIN, 404, 404, 404, 404, DONE)
 HOST_PAGE = (LOGIN, 403, 403, OK, OK, OK)  # the hosting permission (not a private object: 403)
 HOST_ACTION = (LOGIN, 403, 403, DONE, DONE, DONE)
 ADMIN = (ADMIN_LOGIN,) * 5 + (NO_ERROR,)
@@ -75,6 +80,8 @@ METHODS = ("get", "post", "put")
 RULES = [
     # --- organizer pages (organize and moderate lanes): the challenge's organizers and staff only.
     Rule("organize:new|organize:import", HOST_PAGE, HOST_ACTION, "creating a challenge needs the host permission"),
+    Rule("organize:hosts", STAFF_PAGE, STAFF_ACTION, "staff grant the host role"),
+    Rule("organize:revoke-host", POST_ONLY_SIGNED_IN, STAFF_ACTION, "staff revoke the host role"),
     Rule(
         "organize:add-organizer|organize:remove-organizer|organize:upload-truth|organize:truth-groups"
         "|organize:moderation-rerun"
@@ -85,7 +92,7 @@ RULES = [
     ),
     Rule(
         "organize:export|organize:phases|organize:download-truth|organize:moderation-submissions"
-        "|organize:moderation-submission|organize:participants|organize:export-scores",
+        "|organize:moderation-submission|organize:participants|organize:export-scores|organize:download-all",
         ORGANIZER_PAGE,
         ORGANIZER_GET_ONLY,
         "an organizer's page or download (the truth file included)",
@@ -96,7 +103,7 @@ RULES = [
     # --- the API, with bearer tokens (each role's token has the widest scope).
     Rule("api:*-submit", API_NOT_POSTABLE, API_TOKEN_WRITE, "uploads need a token"),
     Rule("api:phase-truth", API_NOT_POSTABLE, API_NOT_POSTABLE, "truth is PUT by organizers", put=API_ORGANIZER_WRITE),
-    Rule("api:challenge-export", API_ORGANIZER_READ, API_NOT_POSTABLE, "every score, for organizers"),
+    Rule("api:challenge-export|api:challenge-download", API_ORGANIZER_READ, API_NOT_POSTABLE, "for organizers"),
     Rule(
         "api:challenge-rerun|api:team-decision|api:submission-moderation",
         API_NOT_POSTABLE,
@@ -107,6 +114,11 @@ RULES = [
     Rule("api:submission-final", API_NOT_POSTABLE, (401, DONE, 404, 404, 403, 403), "the team only"),
     Rule("api:phase-reveal", API_NOT_POSTABLE, API_ORGANIZER_WRITE, "organizers reveal"),
     Rule("api:submissions", API_TOKEN_READ, API_NOT_POSTABLE, "a token's own submissions"),
+    # Client lane (issue 22): the pre-flight answers each role's own refusal (not registered, quota), the
+    # registration its status, the uploaded file only the team, staff and organizers, as the page's file.
+    Rule("api:*-preflight", (401,) + (NO_ERROR,) * 5, API_NOT_POSTABLE, "a token's own answer, never a 5xx"),
+    Rule("api:challenge-registration", API_TOKEN_READ, API_TOKEN_WRITE, "register or see your registration"),
+    Rule("api:submission-file", (401, OK, 404, 404, OK, OK), API_NOT_POSTABLE, "the team's file, with a token"),
     Rule("api:submission", PRIVATE_SUBMISSION, NOT_POSTABLE, "private objects of others are 404; PATCH edits"),
     Rule("api:problem-type", PUBLIC, PUBLIC, "a problem type's documentation, any method"),
     Rule("api:<*>", (404,) * 6, (404,) * 6, "an unknown API path is a 404 problem", put=(404,) * 6),
@@ -142,11 +154,17 @@ RULES = [
     Rule("boards:phase_private*", (404,) * 6, NOT_POSTABLE, "the private board does not exist before the reveal"),
     Rule("boards:dataset", (REDIRECT,) * 6, NOT_POSTABLE, "a one-task dataset redirects to its board"),
     Rule("boards:compare", (400,) * 6, NOT_POSTABLE, "no ids: a 400 saying what to pick"),
+    Rule("boards:badge", (404,) * 6, NOT_POSTABLE, "the world's submission is private: it has no badge"),
     Rule("boards:*", PUBLIC, NOT_POSTABLE),
+    # --- method pages and suites: public reads of the boards; a method's links are its team's to edit.
+    Rule("methods:detail", (404,) * 6, NOT_POSTABLE, "the world's only method is private: it has no page"),
+    Rule("methods:edit", (LOGIN,) + (404,) * 5, (LOGIN,) + (404,) * 5, "members, of a method with public results"),
+    Rule("methods:*", PUBLIC, NOT_POSTABLE),
     Rule("challenges:register", SIGNED_IN, SIGNED_IN_ACTION, "the terms, then register"),
     Rule("challenges:withdraw", (405,) * 6, (LOGIN,) + (REDIRECT,) * 5),
     Rule("challenges:*", PUBLIC, NOT_POSTABLE),
     Rule("drugs:*", PUBLIC, NOT_POSTABLE),
+    Rule("docs:*", PUBLIC, NOT_POSTABLE),
     Rule("home|healthz", PUBLIC, NOT_POSTABLE),
 ]
 

@@ -9,6 +9,7 @@ tests/accounts/test_rate_limits.py and test_email_verification.py.
 
 from __future__ import annotations
 
+import pytest
 from django.core import mail
 from django.test import Client
 
@@ -17,6 +18,9 @@ from leaderboard.submissions.models import Submission
 from tests.conftest import PASSWORD, finish_sign_up
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv, mudi_truth_csv, post_data
 from tests.submissions.helpers import standing_phase_with_truth as phase_with_truth
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def _submit(client: Client, team: Team):

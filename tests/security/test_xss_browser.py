@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.storage, pytest.mark.browser]
 
 # Each calls alert() if it runs, and marks any element it manages to inject.
 PAYLOADS = [
@@ -57,7 +57,6 @@ def hostile_site(transactional_db, alice):
     """A MUDI board whose entries carry the payloads; mallory (a payload in her username) owns most."""
     from leaderboard.accounts.models import Membership, Team, User
     from leaderboard.accounts.services import create_team, create_user
-    from leaderboard.boards.pair_tests import run_pending_tests
     from leaderboard.boards.recompute import recompute_phase
     from leaderboard.challenges.services import sync_standing_challenges
     from tests.boards.conftest import mudi_prediction_csv, mudi_truth_csv, scored, with_truth
@@ -88,8 +87,7 @@ def hostile_site(transactional_db, alice):
         name = (payload[:60] + ".csv").replace("/", "_")
         type(submission).objects.filter(pk=submission.pk).update(file_name=name)
         submissions.append(submission)
-    recompute_phase(phase, enqueue_tests=False)
-    run_pending_tests(phase)
+    recompute_phase(phase)
     return {"mallory": mallory, "lab": lab, "submissions": submissions}
 
 

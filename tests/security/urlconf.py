@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.text import slugify
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("accounts:password_reset_confirm", "uidb64", "MQ"),
         ("accounts:password_reset_confirm", "token", "set-password"),
         ("tokens:*", "token_id", str(w.token_id)),
+        ("organize:revoke-host", "username", w.bob.username),
         ("api:challenge*", "slug", w.challenge.slug),
         ("api:team-decision", "slug", w.challenge.slug),
         ("api:team-decision", "team", w.private_submission.team.slug),
@@ -67,8 +69,12 @@ def arguments(world) -> list[tuple[str, str, str]]:
         ("submissions:phase-*", "slug", w.challenge.slug),
         ("submissions:my", "slug", w.challenge.slug),
         ("drugs:*", "drugbank_id", "DB00001"),
+        ("docs:page", "slug", "metrics"),
         ("organize:remove-organizer", "user_id", str(w.users["organizer"].pk)),
         ("organize:participant-decide", "team_slug", w.private_submission.team.slug),
+        ("methods:*", "team_slug", w.private_submission.team.slug),
+        ("methods:suite", "slug", "all"),
+        ("methods:*", "slug", slugify(" ".join(w.private_submission.method_name.split()).casefold())),
         ("boards:dataset", "family", "mudi"),
         ("boards:dataset", "dataset", "mudi"),
         ("boards:*", "slug", "mudi"),

@@ -31,6 +31,9 @@ from tests.submissions.helpers import (
 )
 from tests.submissions.helpers import upload as as_uploaded
 
+# Every test here stores or reads files in a bucket.
+pytestmark = pytest.mark.storage
+
 HIV_TRUTH = b"seed,id,label\n0,m1,0\n0,m2,1\n1,m1,1\n1,m3,0\n2,m1,0\n2,m4,1\n"
 
 

@@ -64,7 +64,7 @@ def standing_phase_with_truth(task_slug: str, truth: bytes, *, synthetic: bool =
     from leaderboard.challenges.services import import_truth, sync_standing_challenges
 
     sync_standing_challenges()
-    phase = Phase.objects.get(task_slug=task_slug)
+    phase = Phase.objects.standing().get(task_slug=task_slug)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{task_slug}-truth.csv"
         path.write_bytes(truth)

@@ -41,7 +41,7 @@ PLATFORM_COLUMNS = {
     "is_verified", "verification_note", "verification_url", "verified_at", "status", "error_kind", "error_message",
     "attempts", "claim_token", "task_id", "worker_host", "scorer_version", "truth_version", "created_at",
     "queued_at", "enqueued_at", "started_at", "finished_at", "primary_value", "report", "private_primary_value",
-    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason",
+    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason", "notify_result",
 }  # fmt: skip
 
 MODEL_FIELD = {
@@ -101,6 +101,7 @@ def test_the_model_columns_are_the_declared_fields():
     assert model_mismatches(FIELDS) == []
 
 
+@pytest.mark.storage
 def test_the_submit_page_asks_every_field_and_stores_it(client, alice, mudi_phase, sent):
     client.force_login(alice)
     page = client.get("/tasks/mudi/submit/").content.decode()
@@ -114,6 +115,7 @@ def test_the_submit_page_asks_every_field_and_stores_it(client, alice, mudi_phas
         assert getattr(submission, f.column_name) == submission_fields.stored_value(f, sample(f)), f.name
 
 
+@pytest.mark.storage
 def test_the_submission_page_shows_every_method_field(client, alice, mudi_phase, sent):
     client.force_login(alice)
     data = post_data(alice.personal_team, **{f.name: sample(f) for f in FIELDS})
@@ -132,6 +134,7 @@ def test_the_submission_page_shows_every_method_field(client, alice, mudi_phase,
             assert f'id="{f.name.replace("_", "-")}"' in page, f.name
 
 
+@pytest.mark.storage
 def test_a_resubmission_starts_from_the_remembered_fields(client, alice, mudi_phase, sent):
     client.force_login(alice)
     data = post_data(alice.personal_team, **{f.name: sample(f) for f in FIELDS})
@@ -143,6 +146,7 @@ def test_a_resubmission_starts_from_the_remembered_fields(client, alice, mudi_ph
         assert (str(shown) == sample(f)) is f.remembered, (f.name, shown)
 
 
+@pytest.mark.storage
 def test_the_api_takes_and_returns_every_field(client, alice, make_token, mudi_phase, sent):  # noqa: F811
     data = {f.name: sample(f) for f in FIELDS}
     data.update(modalities=["graph"], file=as_post_file(mudi_prediction_csv()))
@@ -155,6 +159,7 @@ def test_the_api_takes_and_returns_every_field(client, alice, make_token, mudi_p
     assert {f.name: again[f.name] for f in FIELDS} == {f.name: body[f.name] for f in FIELDS}
 
 
+@pytest.mark.storage
 def test_a_field_an_api_upload_leaves_out_takes_its_default(client, alice, make_token, mudi_phase, sent):  # noqa: F811
     """Not said: empty, or the declared default of a flag or a choice that has one."""
     data = {"method_name": "Bare", "modalities": ["graph"], "file": as_post_file(mudi_prediction_csv())}
@@ -192,6 +197,8 @@ class Recorder(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if request.url.path.endswith("/inputs.csv"):
             return httpx.Response(200, content=b"Drug1,Drug2\n" + _inputs())
+        if request.url.path.endswith("/preflight"):
+            return httpx.Response(200, json={"accepts": True})
         self.body = request.read()
         return httpx.Response(202, json={"id": "0b9e", "status": "queued", "url": "http://testserver/s/0b9e/"})
 
@@ -221,9 +228,11 @@ def test_client_submit_sends_every_field(tmp_path):
     recorder = Recorder()
     path = tmp_path / "predictions.csv"
     path.write_bytes(mudi_prediction_csv())
-    client = Client("http://testserver", "ddi_x", transport=recorder)
-    client.submit("mudi", path, inputs=_write_inputs(tmp_path), **{f.keyword_name: keyword_value(f) for f in FIELDS})
-    assert {name: values[0] for name, values in recorder.sent().items()} == {f.name: sample(f) for f in FIELDS}
+    client = Client("http://localhost", "ddi_x", transport=recorder)
+    fields = {f.keyword_name: keyword_value(f) for f in FIELDS}
+    client.submit("mudi", path, inputs=_write_inputs(tmp_path), declarations={"modalities": "graph"}, **fields)
+    sent = {name: values[0] for name, values in recorder.sent().items()}
+    assert sent == {**{f.name: sample(f) for f in FIELDS}, "modalities": "graph"}
 
 
 def _write_inputs(tmp_path: Path) -> Path:
@@ -239,7 +248,7 @@ def test_client_submit_names_every_field_in_its_signature_and_refuses_unknown_on
     for f in FIELDS:
         assert f.keyword_name in parameters, f.name
         assert (parameters[f.keyword_name].default is inspect.Parameter.empty) is f.required
-    client = Client("http://testserver", "ddi_x", transport=Recorder())
+    client = Client("http://localhost", "ddi_x", transport=Recorder())
     with pytest.raises(TypeError, match="model_familly"):
         client.submit("mudi", tmp_path / "p.csv", method="x", model_familly="gnn")
     with pytest.raises(TypeError, match="'method'"):
@@ -264,7 +273,8 @@ def test_the_submit_command_sends_every_field(tmp_path, monkeypatch):
     path.write_bytes(mudi_prediction_csv())
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(cli, "Client", lambda url, token: Client(url, token, transport=recorder))
-    args = ["--url", "http://testserver", "--token", "ddi_x", "submit", "mudi", str(path)]
+    args = ["--url", "http://localhost", "--token", "ddi_x", "submit", "mudi", str(path)]
+    args += ["--declare", "modalities=graph"]
     for f in FIELDS:
         args += command_line(f, tmp_path)
     result = CliRunner().invoke(cli.cli, args, catch_exceptions=False)
@@ -296,6 +306,7 @@ def csv_text(value) -> str:
     return "" if value is None else str(value)
 
 
+@pytest.mark.storage
 def test_the_exports_carry_every_exported_field(client, standing, alice_lab):  # noqa: F811
     columns = {f.column_name: submission_fields.stored_value(f, sample(f)) for f in FIELDS}
     columns["is_public"] = True  # on the public board
@@ -314,6 +325,7 @@ def test_the_exports_carry_every_exported_field(client, standing, alice_lab):  #
         assert row[f.export] == csv_text(shown), f.name
 
 
+@pytest.mark.storage
 def test_boards_filter_on_every_filtered_field(client, standing, alice_lab, charlie):  # noqa: F811
     phase = phase_for("mudi")
     said = {f.column_name: submission_fields.stored_value(f, sample(f)) for f in FIELDS if f.board_filter}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
+
 import scoring
 from leaderboard.submissions import tasks
 from leaderboard.submissions.forms import bounded_content
@@ -23,6 +25,7 @@ def bomb() -> bytes:
     return gzip.compress(b"Drug1,Interaction,Drug2\n" + b"Compound::DB1,Friendship,Compound::DB2\n" * JUNK_ROWS)
 
 
+@pytest.mark.storage
 def test_a_small_gzip_past_the_bound_is_queued_without_being_parsed_in_the_request(
     client, alice, mudi_phase, sent, monkeypatch, settings, django_capture_on_commit_callbacks
 ):
@@ -70,6 +73,7 @@ def test_the_bound_counts_the_lines_of_old_mac_and_windows_files():
         assert bounded_content(upload(rows.replace(b"\n", newline)), 10_000, 99) is None
 
 
+@pytest.mark.storage
 def test_a_small_gzip_within_the_bound_is_still_checked_in_the_request(client, alice, mudi_phase, sent):
     client.force_login(alice)
     bad = mudi_prediction_csv().replace(b"Synergism", b"Friendship")

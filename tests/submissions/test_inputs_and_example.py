@@ -13,6 +13,9 @@ import scoring
 from leaderboard.challenges.demo_truths import demo_truth
 from tests.submissions.helpers import standing_phase_with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def test_the_inputs_file_has_keys_and_no_labels(client, mudi_phase):
     response = client.get("/tasks/mudi/inputs.csv")

@@ -7,6 +7,9 @@ import pytest
 from leaderboard.submissions.models import Submission
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv, post_data
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 COMMIT = "https://github.com/alice/ddi/commit/1a2b3c4"
 
 

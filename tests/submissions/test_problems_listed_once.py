@@ -15,6 +15,9 @@ from leaderboard.submissions import tasks
 from tests.scoring.corpus import large_mudi_with_a_typo_and_a_ragged_line
 from tests.submissions.helpers import as_post_file, make_submission, post_data, standing_phase_with_truth
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def large_case(db):

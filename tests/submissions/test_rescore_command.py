@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from django.core.management import call_command
 
 import scoring
 from leaderboard.submissions import tasks
 from leaderboard.submissions.models import Submission
 from tests.submissions.helpers import make_submission
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_it_rescored_every_finished_submission_of_the_task(mudi_phase, alice, sent, capsys):

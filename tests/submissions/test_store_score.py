@@ -12,6 +12,9 @@ from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.signals import submission_scored
 from tests.submissions.helpers import make_submission
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def fake_score(metrics: dict, report: dict | None = None) -> scoring.Score:
     return scoring.Score(

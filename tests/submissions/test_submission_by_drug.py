@@ -17,6 +17,9 @@ from tests.boards.conftest import fresh_cache, mudi_prediction_csv, scored, with
 from tests.drugs.conftest import record, write_drugs
 from tests.submissions.helpers import MUDI_TRUTH_ROWS, mudi_truth_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def load_drugs(tmp_path, names: dict[str, str]) -> None:
     call_command("load_drugs", str(write_drugs(tmp_path, {drug_id: record(name) for drug_id, name in names.items()})))

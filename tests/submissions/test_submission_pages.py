@@ -10,6 +10,9 @@ from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed
 from tests.submissions.helpers import make_submission, mudi_prediction_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def test_a_public_scored_submission_shows_its_metrics_to_anyone(client, public_scored):
     response = client.get(f"/submissions/{public_scored.pk}/")

@@ -11,6 +11,9 @@ from leaderboard.submissions.models import Submission
 from tests.conftest import PASSWORD
 from tests.submissions.helpers import as_post_file, invalid_mudi_csv, mudi_prediction_csv, post_data
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def alice_client(client, alice):

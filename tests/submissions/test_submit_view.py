@@ -15,6 +15,9 @@ from tests.submissions.helpers import (
     standing_phase_with_truth,
 )
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def alice_client(client, alice):

@@ -13,6 +13,9 @@ from leaderboard.submissions import outcomes, sweeping
 from leaderboard.submissions.models import Submission
 from tests.submissions.helpers import make_submission
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def age(submission, seconds: float, **fields) -> None:
     past = timezone.now() - dt.timedelta(seconds=seconds)

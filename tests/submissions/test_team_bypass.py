@@ -14,6 +14,9 @@ from leaderboard.submissions import quotas
 from leaderboard.submissions.models import PhaseEntry, Submission
 from tests.submissions.helpers import as_post_file, make_submission, mudi_prediction_csv, post_data
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 def submit(client, team):
     data = post_data(team)

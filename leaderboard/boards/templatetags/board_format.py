@@ -6,7 +6,7 @@ import math
 
 from django import template
 
-from leaderboard.boards.pair_tests import BOOTSTRAP_RESAMPLES
+from scoring.replicates import N_RESAMPLES as BOOTSTRAP_RESAMPLES
 
 register = template.Library()
 

@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 
 from leaderboard.formatting import metric_text
 from leaderboard.submissions.models import Submission
+from scoring import keys as result_keys
 
 register = template.Library()
 
@@ -69,6 +70,14 @@ class ProfileLine:
     task_name: str
     metric_name: str
     board_rank: int | None
+
+
+@register.simple_tag
+def result_value(key: str, value: float | None) -> str:
+    """``{% result_value key value %}``: four decimals, a count (tp, fp, fn, support, test pairs) as a whole number."""
+    if value is not None and value == value and (result_keys.is_count(key) or key.endswith("/pairs")):
+        return f"{round(value):d}"
+    return metric_text(value)
 
 
 @register.simple_tag

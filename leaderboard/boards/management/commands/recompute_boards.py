@@ -3,7 +3,6 @@
 from django.core.management.base import BaseCommand
 
 from leaderboard.boards.matrix import enqueue_stale, refresh_phase
-from leaderboard.boards.pair_tests import run_pending_tests
 from leaderboard.boards.recompute import recompute_phase
 from leaderboard.challenges.models import Phase
 from leaderboard.submissions.models import Submission
@@ -15,7 +14,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("tasks", nargs="*", help="task slugs (default: all)")
         parser.add_argument(
-            "--tests", action="store_true", help="also run missing bootstrap tests and significance matrices here"
+            "--tests", action="store_true", help="also compute the significance matrices here (not in a worker)"
         )
 
     def handle(self, *args, tasks, tests, **options) -> None:
@@ -23,9 +22,7 @@ class Command(BaseCommand):
         if tasks:
             phases = Phase.objects.filter(task_slug__in=tasks)
         for phase in phases:
-            recompute_phase(phase, enqueue_tests=not tests)
-            if tests and run_pending_tests(phase):
-                recompute_phase(phase, enqueue_tests=False)
+            recompute_phase(phase)
             if tests:
                 refresh_phase(phase.pk)
             else:

@@ -238,7 +238,10 @@ class Command(BaseCommand):
         lines = [f"The site is up: {url}", f"Health: {url}healthz"]
         try:
             if demo_login_exists():
-                lines.append(f"Demo login: {DEMO_USERNAME} / {demo_password()}")
+                lines.append(f"Demo login: {DEMO_USERNAME} / {demo_password()} (may host challenges)")
+            lines.append(
+                f"Host role for another account: python manage.py grant_host USERNAME, or staff at {url}staff/hosts/"
+            )
         finally:
             connection.close()  # this thread's own connection
         lines.append("Press Ctrl-C to stop web, workers and beat.")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('submissions', '0010_method_field_help_in_declaration'),
+        ('submissions', '0012_replicate_sets'),
     ]
 
     operations = [

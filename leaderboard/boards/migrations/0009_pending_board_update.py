@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('boards', '0006_merge_20261201_1131'),
+        ('boards', '0008_stored_statistics'),
         ('challenges', '0005_reveal_registration_announcement_audit'),
     ]
 
