@@ -92,7 +92,7 @@ test: install-dev chromium nginx
 	exit $$status
 
 # Every bench/ script once at its smallest size (bench/smoke): proves they still run, measures nothing.
-bench-smoke: install-dev
+bench-smoke: install-dev chromium
 	PY=$(PY) bench/smoke
 
 clean:

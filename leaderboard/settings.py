@@ -399,10 +399,11 @@ SUBMISSION_INLINE_VALIDATION_ROWS = env_int("SUBMISSION_INLINE_VALIDATION_ROWS",
 # Invalid files cost no quota, but the worker seconds they take count against this daily (UTC) budget
 # per account; past it, uploads are refused until midnight UTC.
 SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY = env_int("SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY", 300)
-# The worker stops reading an upload (decompressing as it goes) past this many bytes per test row of
-# the phase's truth (at least SUBMISSION_MIN_READ_BYTES, at most SUBMISSION_MAX_BYTES): no valid
-# prediction file is that large, and a small gzip bomb fails in seconds instead of holding a worker.
-SUBMISSION_MAX_BYTES_PER_TRUTH_ROW = env_int("SUBMISSION_MAX_BYTES_PER_TRUTH_ROW", 256)
+# The worker stops reading an upload (decompressing as it goes) past this many bytes per cell a full
+# prediction file of the phase can hold (test rows x seeds x every column the task takes; at least
+# SUBMISSION_MIN_READ_BYTES, at most SUBMISSION_MAX_BYTES): no valid prediction file is that large
+# (an 86-class ImDrug file has 90 columns, MUDI's 4), and a small gzip bomb fails in seconds.
+SUBMISSION_MAX_BYTES_PER_CELL = env_int("SUBMISSION_MAX_BYTES_PER_CELL", 48)
 SUBMISSION_MIN_READ_BYTES = env_int("SUBMISSION_MIN_READ_BYTES", 1024 * 1024)
 # The sweep re-enqueues submissions queued longer than this (the broker lost them).
 SWEEP_REQUEUE_AFTER_SECONDS = env_int("SWEEP_REQUEUE_AFTER_SECONDS", 120)

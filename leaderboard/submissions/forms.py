@@ -312,7 +312,7 @@ class SubmissionForm(forms.Form):
             return  # past the in-request bound once uncompressed: the worker validates it, with the same checks
         try:
             truth = phase_truth(self.phase)
-            scoring.align(self.task, truth, content, limits=scoring_limits(truth))
+            scoring.align(self.task, truth, content, limits=scoring_limits(truth, self.task))
         except scoring.ScoringError as error:
             self.problems = error
             self.add_error(

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.boards import tasks
 from leaderboard.boards.models import BoardRow, PendingBoardUpdate
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import submission_scored
 from tests.boards.conftest import pair_metrics, phase_for, scored
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_a_burst_of_scores_on_one_phase_sends_one_refresh(

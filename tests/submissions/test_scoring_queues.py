@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import gzip
 
+import pytest
+
 from leaderboard.submissions import outcomes, queueing
 from tests.submissions.helpers import make_submission, mudi_prediction_csv
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def position(client, submission) -> int | None:

@@ -6,11 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 
+import pytest
 from django.utils import timezone
 
+import scoring
 from leaderboard.submissions import quotas, runs, tasks
 from leaderboard.submissions.models import Submission
 from tests.submissions.helpers import as_post_file, make_submission, mudi_prediction_csv, post_data
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def failed_invalid(phase, user, seconds: float, *, finished=None, kind=Submission.ErrorKind.INVALID):
@@ -81,12 +86,27 @@ def test_the_worker_stops_reading_a_gzip_bomb_at_the_bound_with_a_specific_messa
     assert submission.started_at is not None and submission.finished_at is not None
 
 
-def test_the_read_bound_grows_with_the_truths_rows_up_to_the_upload_cap(settings):
+def test_the_read_bound_grows_with_the_cells_a_file_can_hold_up_to_the_upload_cap(settings):
     class Truth:
         n_rows = 89_418  # MUDI's test set
 
-    settings.SUBMISSION_MAX_BYTES_PER_TRUTH_ROW = 256
-    assert runs.read_bound(Truth()) == 89_418 * 256
+    mudi = scoring.get_task("mudi")
+    settings.SUBMISSION_MAX_BYTES_PER_CELL = 48
+    settings.SUBMISSION_MAX_BYTES = 10**9
+    assert runs.read_bound(Truth(), mudi) == 89_418 * runs.cells_per_row(mudi) * 48
     settings.SUBMISSION_MAX_BYTES = 1024 * 1024
-    assert runs.read_bound(Truth()) == 1024 * 1024
+    assert runs.read_bound(Truth(), mudi) == 1024 * 1024
     assert runs.read_bound(None) == 1024 * 1024
+
+
+def test_a_full_precision_file_of_a_many_class_task_fits_the_read_bound(settings):
+    """An 86-class ImDrug file writes 86 probabilities per row: its bound follows its columns."""
+    task = scoring.get_task("imdrug-drugbank-standard")
+
+    class Truth:
+        n_rows = 1_000
+
+    settings.SUBMISSION_MAX_BYTES = 10**9
+    row = ",".join(["123456", "0.0116279069767442"] + ["0.0116279069767442"] * len(task.classes)) + "\n"
+    seeds = max(1, len(task.seeds))
+    assert len(row) * Truth.n_rows * seeds < runs.read_bound(Truth(), task)
