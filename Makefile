@@ -1,5 +1,5 @@
 # Two commands for a fresh clone (see README.md):
-#   make run   - install, migrate, load the benchmarks, start web + worker + beat (Ctrl-C stops all)
+#   make run   - install, migrate, load the benchmarks, start web + scoring and background workers + beat (Ctrl-C stops all)
 #   make test  - install what the tests need and run the whole suite
 # PYTHON picks the interpreter that creates .venv (Python 3.11); PORT the port make run serves on
 # (make run PORT=8001); links in emails and exports follow it.
@@ -12,7 +12,7 @@ PIP := $(VENV)/bin/pip
 CHROMIUM := /usr/bin/chromium
 NGINX := /usr/sbin/nginx
 
-.PHONY: run test lint check install install-dev chromium nginx clean
+.PHONY: run test lint check install install-dev chromium nginx clean bench-smoke
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,10 @@ test: install-dev chromium nginx
 	echo "suite $$(( $$(date +%s) - start ))" >>"$(PHASE_TIMES)"; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests (exit 5): treated as success"; exit 0; fi; \
 	exit $$status
+
+# Every bench/ script once at its smallest size (bench/smoke): proves they still run, measures nothing.
+bench-smoke: install-dev chromium
+	PY=$(PY) bench/smoke
 
 clean:
 	rm -rf var/test-* .pytest_cache .ruff_cache test-artifacts

@@ -1,14 +1,15 @@
 """API throughput and latency: concurrent uploads through /api/v1/ on gunicorn, scored by real workers.
 
     .venv/bin/python bench/api.py [--uploads 200] [--board-rows 5000] [--requests 30] [--only-get]
-                                  [--database api] [--redis-db 7]
+                                  [--database api] [--redis-port 0]
 
 ``--only-get`` skips the uploads and the Celery workers (steps 3-4): it seeds
 the board, starts gunicorn and times only the leaderboard GET and its 304.
 
 Runs on 127.0.0.1 only, on PostgreSQL database ``api`` (``--database``; dropped
-and created again) and Redis database 7 (``--redis-db``; flushed), with uploads and the file cache in a
-temporary folder deleted at the end. Steps:
+and created again) and a redis-server of its own (``--redis-port``, a free port if 0; never a shared
+Redis, so nothing is flushed), with uploads and the file cache in a temporary folder deleted at the
+end. Steps:
 
 1. migrate, create the standing phases (limits raised), import a synthetic
    ImDrug HIV truth (3 seeds x 1,000 rows) for the uploads, seed ``--board-rows``
@@ -43,7 +44,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # before bench/: bench/leaderboard.py would shadow the package
 DATABASE = "api"
-REDIS_DB = 7
 TARGETS_MS = {"board": 100.0, "not_modified": 20.0}
 N_TOKENS = 20
 
@@ -60,18 +60,18 @@ def database_url(name: str) -> str:
     return f"postgres://postgres@127.0.0.1:5432/{name}"
 
 
-def redis_url(db: int) -> str:
-    return f"redis://127.0.0.1:6379/{db}"
+def redis_url(port: int) -> str:
+    return f"redis://127.0.0.1:{port}/0"
 
 
-def environment(tmp: Path, database: str, redis_db: int) -> dict[str, str]:
+def environment(tmp: Path, database: str, redis_port: int) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTEST_VERSION", None)
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "leaderboard.settings",
             "DATABASE_URL": database_url(database),
-            "REDIS_URL": redis_url(redis_db),
+            "REDIS_URL": redis_url(redis_port),
             "VAR_DIR": str(tmp / "var"),
             "STATIC_ROOT": str(tmp / "static"),
             "DEBUG": "0",
@@ -87,16 +87,14 @@ def environment(tmp: Path, database: str, redis_db: int) -> dict[str, str]:
     return env
 
 
-def fresh_services(database: str, redis_db: int) -> None:
+def fresh_database(database: str) -> None:
     import psycopg
-    import redis
     from psycopg import sql
 
     name = sql.Identifier(database)
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as connection:
         connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
         connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
-    redis.Redis.from_url(redis_url(redis_db)).flushdb()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -143,7 +141,9 @@ def prepare(tmp: Path, board_rows: int) -> tuple[list[str], bytes]:
     upload = example_frame(phase.task, scoring.test_inputs(phase.task, phase_truth(phase))).to_csv(index=False)
     tokens = []
     for i in range(N_TOKENS):
-        user = create_user(f"api-bench-{i}", f"api-bench-{i}@example.org", secrets.token_urlsafe(16))
+        user = create_user(
+            f"api-bench-{i}", f"api-bench-{i}@example.org", secrets.token_urlsafe(16), email_verified=True
+        )
         tokens.append(create_token(user, "bench", "submit")[1])
     began = time.perf_counter()
     seed_board("mudi", board_rows)
@@ -238,15 +238,19 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for the uploads to be scored")
     parser.add_argument("--only-get", action="store_true", help="no uploads or workers: time the GET and the 304")
     parser.add_argument("--database", default=DATABASE, help="PostgreSQL database to drop and create (default api)")
-    parser.add_argument("--redis-db", type=int, default=REDIS_DB, help="Redis database index to flush (default 7)")
+    parser.add_argument("--redis-port", type=int, default=0, help="its own redis-server's port (0: free)")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-api-"))
     processes: list[subprocess.Popen] = []
     try:
-        env = environment(tmp, args.database, args.redis_db)
+        import _setup
+
+        redis_port = args.redis_port or _setup.free_port()
+        processes.append(_setup.own_redis(tmp, redis_port))
+        env = environment(tmp, args.database, redis_port)
         os.environ.update(env)
-        fresh_services(args.database, args.redis_db)
+        fresh_database(args.database)
         tokens, content = prepare(tmp, args.board_rows)
         from leaderboard.boards.exports import header  # noqa: F401 (Django is set up: fail early if not)
         from leaderboard.submissions.models import Result, Submission

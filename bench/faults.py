@@ -1,6 +1,6 @@
 """Faults during a burst of uploads: every submission ends scored exactly once, or failed with a reason, not charged.
 
-    .venv/bin/python bench/faults.py [--uploads 120] [--timeout 480]
+    .venv/bin/python bench/faults.py [--uploads 120] [--timeout 480] [--fault all|pool|worker|redis|database|disk]
 
 On 127.0.0.1 only, with the bench's own services: PostgreSQL
 database ``bench_security_faults`` (dropped and created again, dropped at the end), a
@@ -16,9 +16,11 @@ re-send after 15 s, so recovery fits in minutes. While the burst is being scored
 4. ``pg_terminate_backend`` of every connection to the bench's database (result writes included);
 5. a full disk: the storage tmpfs filled, 10 uploads sent, the space freed, 10 more sent.
 
-Then it waits (bounded) for every accepted upload to finish, with no operator action,
-and prints: scored, failed (with reasons; charged failures must be 0), lost, scored twice,
-and the answers to the uploads sent while the disk was full.
+``--fault`` runs one of them alone (its own counts: docs/operations.md runs each so); the
+default runs all five in one burst. Then it waits (bounded) for every accepted upload to
+finish, with no operator action, and prints: scored, failed (with reasons; charged
+failures must be 0), lost, scored twice, and the answers to the uploads sent while the
+disk was full.
 """
 
 from __future__ import annotations
@@ -74,12 +76,19 @@ def terminate_connections() -> int:
     return len(rows)
 
 
+FAULTS = ("pool", "worker", "redis", "database", "disk")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--uploads", type=int, default=120)
     parser.add_argument("--timeout", type=float, default=480, help="seconds to wait for every upload to finish")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (logs)")
+    parser.add_argument("--fault", choices=FAULTS + ("all",), default="all", help="run one fault alone")
     args = parser.parse_args()
+
+    def want(fault: str) -> bool:
+        return args.fault in ("all", fault)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-faults-"))
     storage = tmp / "storage"
@@ -118,34 +127,38 @@ def main() -> int:
         sender.start()
 
         time.sleep(3)
-        pool = _setup.children(workers[0].pid)
-        if pool:
-            os.kill(pool[0], signal.SIGKILL)
-        log(began, f"1. SIGKILL of worker 0's pool process {pool[:1]}")
-        time.sleep(3)
-        os.killpg(workers[1].pid, signal.SIGKILL)
-        workers[1].wait(timeout=30)
-        log(began, "2. SIGKILL of worker 1's process group")
-        time.sleep(3)
-        workers[1] = _setup.start_worker(env, tmp / "worker-1b.log", "faults-1b")
-        processes.append(workers[1])
-        log(began, "   worker 1 started again")
-        time.sleep(3)
-        os.killpg(redis.pid, signal.SIGKILL)
-        redis.wait(timeout=30)
-        log(began, "3. Redis killed")
-        time.sleep(2)
-        redis = _setup.own_redis(tmp, redis_port)
-        log(began, "   Redis started again on the same port (empty)")
-        time.sleep(3)
-        n = terminate_connections()
-        log(began, f"4. pg_terminate_backend of {n} connections to {DATABASE}")
+        if want("pool"):
+            pool = _setup.children(workers[0].pid)
+            if pool:
+                os.kill(pool[0], signal.SIGKILL)
+            log(began, f"1. SIGKILL of worker 0's pool process {pool[:1]}")
+            time.sleep(3)
+        if want("worker"):
+            os.killpg(workers[1].pid, signal.SIGKILL)
+            workers[1].wait(timeout=30)
+            log(began, "2. SIGKILL of worker 1's process group")
+            time.sleep(3)
+            workers[1] = _setup.start_worker(env, tmp / "worker-1b.log", "faults-1b")
+            processes.append(workers[1])
+            log(began, "   worker 1 started again")
+            time.sleep(3)
+        if want("redis"):
+            os.killpg(redis.pid, signal.SIGKILL)
+            redis.wait(timeout=30)
+            log(began, "3. Redis killed")
+            time.sleep(2)
+            redis = _setup.own_redis(tmp, redis_port)
+            log(began, "   Redis started again on the same port (empty)")
+            time.sleep(3)
+        if want("database"):
+            n = terminate_connections()
+            log(began, f"4. pg_terminate_backend of {n} connections to {DATABASE}")
         sender.join()
         accepted = [r for r in burst if r[2] == 202]
         log(began, f"   burst sent: {len(accepted)} accepted, statuses {sorted({r[2] for r in burst})}")
 
         full_statuses, after_statuses = [], []
-        if mounted:
+        if mounted and want("disk"):
             filler = fill(storage)
             log(began, "5. storage tmpfs full")
             full = _setup.upload_all(base, tokens, content, 10)
@@ -157,7 +170,7 @@ def main() -> int:
             after_statuses = sorted(r[2] for r in after)
             accepted += [r for r in after if r[2] == 202]
             log(began, f"   10 uploads after: statuses {after_statuses}")
-        else:
+        elif want("disk"):
             log(began, "5. full disk skipped: not root, or tmpfs could not be mounted")
 
         ids = [sid for sid, _, _ in accepted]
@@ -165,7 +178,11 @@ def main() -> int:
         log(began, f"{done} of {len(ids)} accepted uploads finished, no operator action")
         report = _setup.outcome(ids)
         lost = report["missing_rows"] + report["unfinished"]
-        print(f"\n  scored {report['scored']}, failed {report['failed']} (charged {report['charged_failures']}, "
+        print(f"\n  fault: {args.fault}; sent {len(burst) + len(full_statuses) + len(after_statuses)}, "
+              f"accepted {len(ids)}, scored once {report['scored'] - report['scored_twice']}, "
+              f"scored twice {report['scored_twice']}, lost {lost}, "
+              f"failed not charged {report['failed'] - report['charged_failures']}")  # fmt: skip
+        print(f"  scored {report['scored']}, failed {report['failed']} (charged {report['charged_failures']}, "
               f"without a reason {report['failed_without_reason']}), lost {lost}, "
               f"scored twice {report['scored_twice']}, retried {report['retried']} "
               f"(most attempts {report['attempts_max']})")  # fmt: skip

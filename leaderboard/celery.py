@@ -21,14 +21,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def register_periodic_task(name: str, task: str, every_seconds: float, **options) -> None:
-    """Add (or replace) the beat schedule entry ``name`` that sends ``task`` every ``every_seconds``.
+def register_periodic_task(name: str, task: str, every_seconds: float, args: tuple = (), **options) -> None:
+    """Add (or replace) the beat schedule entry ``name`` that sends ``task(*args)`` every ``every_seconds``.
 
     Call it from ``AppConfig.ready()``. The message expires after one period, so a
     backlog of identical chores never piles up while no worker is running.
     """
-    app.conf.beat_schedule[name] = {
+    entry: dict = {
         "task": task,
         "schedule": float(every_seconds),
         "options": {"expires": float(every_seconds), **options},
     }
+    if args:
+        entry["args"] = list(args)
+    app.conf.beat_schedule[name] = entry

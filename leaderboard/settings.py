@@ -341,11 +341,32 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 600)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 660)
 CELERY_TIMEZONE = "UTC"
+# Queues by job (docs/deploy.md "Queues"): scoring never waits behind board work. Scoring workers
+# consume only the two scoring queues (uploads above SCORING_LARGE_UPLOAD_BYTES, and gzip ones, go to
+# the second, so a run of big files cannot hold small ones: docs/deploy.md); every other job
+# (boards, statistics, e-mail, cache, chores) goes to the background queue. A worker started
+# without -Q consumes all three (tests, a one-process trial).
+SCORING_QUEUE = "scoring"
+SCORING_LARGE_QUEUE = "scoring-large"
+BACKGROUND_QUEUE = "background"
+SCORING_LARGE_UPLOAD_BYTES = env_int("SCORING_LARGE_UPLOAD_BYTES", 1024 * 1024)
+CELERY_TASK_DEFAULT_QUEUE = BACKGROUND_QUEUE
+CELERY_TASK_QUEUES = {name: {"routing_key": name} for name in (SCORING_QUEUE, SCORING_LARGE_QUEUE, BACKGROUND_QUEUE)}
+# queueing.enqueue sends to the row's scoring_queue; this route covers any other sender of the task.
+CELERY_TASK_ROUTES = {"submissions.score_submission": {"queue": SCORING_QUEUE}}
+# A burst of scores on one phase becomes one board refresh: the refresh waits this long for more.
+BOARD_REFRESH_DELAY_SECONDS = env_int("BOARD_REFRESH_DELAY_SECONDS", 2)
 # Apps add their periodic jobs in AppConfig.ready() with leaderboard.celery.register_periodic_task().
 CELERY_BEAT_SCHEDULE: dict = {}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # How often beat sends the worker heartbeat that /healthz reports (seconds).
 OPS_HEARTBEAT_SECONDS = env_int("OPS_HEARTBEAT_SECONDS", 60)
+# /healthz says "degraded" (docs/operations.md) when a queue's newest worker heartbeat is older than
+# this, or the oldest queued submission has waited longer than HEALTH_MAX_QUEUE_WAIT_SECONDS; it
+# answers HEALTH_DEGRADED_STATUS then (200 by default: a web node is fine while workers lag).
+HEALTH_MAX_HEARTBEAT_AGE_SECONDS = env_int("HEALTH_MAX_HEARTBEAT_AGE_SECONDS", 3 * OPS_HEARTBEAT_SECONDS)
+HEALTH_MAX_QUEUE_WAIT_SECONDS = env_int("HEALTH_MAX_QUEUE_WAIT_SECONDS", 300)
+HEALTH_DEGRADED_STATUS = env_int("HEALTH_DEGRADED_STATUS", 200)
 
 # Email: the console by default, SMTP when EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")
@@ -375,6 +396,15 @@ SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 200 * 1024 * 1024)
 # the request; the web process stops reading past either bound and leaves the file to the worker.
 SUBMISSION_INLINE_VALIDATION_BYTES = env_int("SUBMISSION_INLINE_VALIDATION_BYTES", 20 * 1024 * 1024)
 SUBMISSION_INLINE_VALIDATION_ROWS = env_int("SUBMISSION_INLINE_VALIDATION_ROWS", 500_000)
+# Invalid files cost no quota, but the worker seconds they take count against this daily (UTC) budget
+# per account; past it, uploads are refused until midnight UTC.
+SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY = env_int("SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY", 300)
+# The worker stops reading an upload (decompressing as it goes) past this many bytes per cell a full
+# prediction file of the phase can hold (test rows x seeds x every column the task takes; at least
+# SUBMISSION_MIN_READ_BYTES, at most SUBMISSION_MAX_BYTES): no valid prediction file is that large
+# (an 86-class ImDrug file has 90 columns, MUDI's 4), and a small gzip bomb fails in seconds.
+SUBMISSION_MAX_BYTES_PER_CELL = env_int("SUBMISSION_MAX_BYTES_PER_CELL", 48)
+SUBMISSION_MIN_READ_BYTES = env_int("SUBMISSION_MIN_READ_BYTES", 1024 * 1024)
 # The sweep re-enqueues submissions queued longer than this (the broker lost them).
 SWEEP_REQUEUE_AFTER_SECONDS = env_int("SWEEP_REQUEUE_AFTER_SECONDS", 120)
 # A running submission is declared "worker lost" this long after the hard time limit.

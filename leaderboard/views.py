@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -42,8 +43,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     which storage (``default``, ``private``) failed.
 
     ``worker_last_seen`` is when a worker last ran the beat heartbeat (null if
-    never); it is informational and does not change the status code, because a
-    web node is healthy even while the workers are being redeployed.
+    never). ``queues`` gives each job queue's newest heartbeat and the scoring
+    queue's longest wait; past the bounds of settings the status is ``degraded``
+    (``lagging`` says why) with HTTP ``HEALTH_DEGRADED_STATUS``, 200 by default,
+    because a web node is healthy even while the workers lag or are redeployed.
     """
     errors = {}
     database_error = health.check_database()
@@ -57,18 +60,24 @@ def healthz(request: HttpRequest) -> JsonResponse:
     if storage_error:
         errors["storage"] = storage_error
     last_seen = health.last_worker_heartbeat() if not database_error else None
-    body = {
-        "status": "error" if errors else "ok",
+    queues, lagging = health.queue_report() if not database_error else ({}, [])
+    status = "error" if errors else "degraded" if lagging else "ok"
+    body: dict[str, object] = {
+        "status": status,
         "database": "error" if database_error else "ok",
         "broker": "error" if broker_error else "ok",
         "storage": "error" if storage_error else "ok",
         "storages": {alias: "error" if alias in storage_errors else "ok" for alias in health.WRITABLE_STORAGES},
         "broker_transport": health.broker_transport(),
         "worker_last_seen": last_seen.isoformat() if last_seen else None,
+        "queues": queues,
     }
     if errors:
         body["errors"] = errors
-    return JsonResponse(body, status=503 if errors else 200)
+    if lagging:
+        body["lagging"] = lagging
+    code = {"error": 503, "degraded": settings.HEALTH_DEGRADED_STATUS}.get(status, 200)
+    return JsonResponse(body, status=code)
 
 
 @require_safe

@@ -381,6 +381,14 @@ def pytest_sessionfinish(session, exitstatus):
             shutil.rmtree(var_dir, ignore_errors=True)
 
 
+@pytest.fixture
+def result_emails_sent_at_once(monkeypatch):
+    """Run the result e-mail job in-process when it is enqueued (production sends it to the background queue)."""
+    from leaderboard.submissions import emails
+
+    monkeypatch.setattr(emails.email_result, "delay", lambda submission_id: emails.email_result(submission_id))
+
+
 # --- the storage marker (tests/storage_marker.py) ------------------------------------
 
 

@@ -51,6 +51,11 @@ TYPES = {
     "team-locked": (409, "Another team on this phase", "You submit to this phase through another team."),
     "file-too-large": (413, "File too large", "The upload passed the size limit; it was cut off and not stored."),
     "quota-exceeded": (429, "Submission quota exceeded", "The team's daily or total quota on this phase is used."),
+    "worker-time-exhausted": (
+        429,
+        "Daily worker time for invalid files used",
+        "The account's invalid uploads used today's worker-time budget; uploads resume at the UTC day's end.",
+    ),
     "rate-limited": (429, "Too many requests", "Too many requests with this token; see Retry-After."),
     "action-refused": (409, "Action refused", "An organizer action that does not fit the object's current state."),
     "storage-unavailable": (

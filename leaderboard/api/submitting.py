@@ -113,6 +113,12 @@ def _refusal(refused: quotas.SubmissionRefused) -> ApiProblem:
     """The problem document of a refusal by the quota and registration rules (upload and pre-flight alike)."""
     if isinstance(refused, quotas.QuotaExceeded):
         return _quota_problem(refused)
+    if isinstance(refused, quotas.WorkerTimeExhausted):
+        retry = max(1, int((refused.resets_at - timezone.now()).total_seconds()))
+        return ApiProblem(
+            429, "worker-time-exhausted", "Daily worker time for invalid files used", str(refused),
+            headers={"Retry-After": str(retry)}, resets_at=refused.resets_at.isoformat(),
+        )  # fmt: skip
     if isinstance(refused, quotas.EmailNotVerified):
         return ApiProblem(403, "email-not-verified", "E-mail address not verified", str(refused))
     if isinstance(refused, quotas.PhaseNotOpen):

@@ -216,3 +216,25 @@ class BoardRowHistory(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission_id} on board {self.board_id} from {self.valid_from}"
+
+
+class PendingBoardUpdate(models.Model):
+    """A change a phase's boards have not taken in yet: the to-do list of the coalesced refresh.
+
+    One row per change (``submission_id`` None: rebuild the phase from scratch). ``tasks.refresh_boards``
+    takes every row of its phase in one run and deletes them after its work commits, so a burst of
+    scores on one phase costs one or two refreshes and a lost run leaves its rows for the next.
+    """
+
+    phase = models.ForeignKey("challenges.Phase", on_delete=models.CASCADE, related_name="+")
+    submission_id = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # The refresh's read (a phase's rows in order) and the "first pending row" check.
+            models.Index(fields=["phase", "id"], name="pending_board_update_phase_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phase_id}: {self.submission_id or 'rebuild'}"

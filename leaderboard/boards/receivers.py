@@ -1,21 +1,20 @@
 """Signal receivers: keep a phase's boards up to date when its results change.
 
-``submission_scored`` arrives in the scoring worker after the scoring
-transaction commits: the board update task runs right there, in that worker
-(``apply``: no second trip through the broker, so the new score is on the board
-when the submitter's client reads it). ``board_changed`` arrives wherever
-visibility or a score changed, often a web request, with the changed
-``submission`` when there is one: it only enqueues
-``leaderboard.boards.tasks.update_boards`` on commit, so no web request ranks.
+``submission_scored`` arrives in the scoring worker after the scoring commit and
+``board_changed`` wherever visibility or a score changed, often a web request
+(with the changed ``submission`` when there is one). Both only record the change
+and send the phase's coalesced refresh (``tasks.enqueue_update``) to the
+background queue: the scoring worker goes straight on to the next upload, and no
+web request ranks.
 """
 
 from __future__ import annotations
 
-from leaderboard.boards.tasks import enqueue_update, update_boards
+from leaderboard.boards.tasks import enqueue_update
 
 
 def on_submission_scored(sender, submission, **kwargs) -> None:
-    update_boards.apply(args=(submission.phase_id, str(submission.pk)), throw=True)
+    enqueue_update(submission.phase_id, submission.pk)
 
 
 def on_board_changed(sender, phase, submission=None, **kwargs) -> None:

@@ -11,5 +11,8 @@ class OpsConfig(AppConfig):
     label = "ops"
 
     def ready(self) -> None:
-        # Beat sends this once a minute; /healthz reports when a worker last ran it.
-        register_periodic_task("ops.heartbeat", "ops.heartbeat", every_seconds=settings.OPS_HEARTBEAT_SECONDS)
+        # Beat sends one to each job queue once a minute; /healthz reports when each was last run.
+        every = settings.OPS_HEARTBEAT_SECONDS
+        background, scoring = settings.BACKGROUND_QUEUE, settings.SCORING_QUEUE
+        register_periodic_task("ops.heartbeat", "ops.heartbeat", every, args=(background,), queue=background)
+        register_periodic_task(f"ops.heartbeat.{scoring}", "ops.heartbeat", every, args=(scoring,), queue=scoring)

@@ -148,3 +148,38 @@ def last_worker_heartbeat() -> datetime | None:
         logger.warning("health check: heartbeat unreadable: %r", exc)
         return None
     return row
+
+
+def _age_seconds(moment: datetime | None, now: datetime) -> float | None:
+    return None if moment is None else max(0.0, (now - moment).total_seconds())
+
+
+def queue_report(now: datetime | None = None) -> tuple[dict, list[str]]:
+    """Per job queue, how old its newest worker heartbeat and its oldest queued job are; and what lags.
+
+    The second value lists, as sentences, each bound of settings that is exceeded: a queue whose newest
+    heartbeat is older than HEALTH_MAX_HEARTBEAT_AGE_SECONDS (a queue no worker ever answered is
+    not judged: the queued-job bound catches a worker that never started), and the oldest queued
+    submission waiting longer than HEALTH_MAX_QUEUE_WAIT_SECONDS.
+    """
+    from django.db.models import Max
+
+    from leaderboard.ops.models import WorkerHeartbeat
+    from leaderboard.submissions.models import Submission
+
+    now = now or timezone.now()
+    report: dict = {}
+    lagging: list[str] = []
+    heartbeat_bound = settings.HEALTH_MAX_HEARTBEAT_AGE_SECONDS
+    for queue in (settings.SCORING_QUEUE, settings.BACKGROUND_QUEUE):
+        seen = WorkerHeartbeat.objects.filter(hostname__endswith=f"/{queue}").aggregate(last=Max("last_seen"))["last"]
+        age = _age_seconds(seen, now)
+        report[queue] = {"worker_last_seen": seen.isoformat() if seen else None}
+        if age is not None and age > heartbeat_bound:
+            lagging.append(f"the {queue} workers' last heartbeat is {age:.0f} s old (bound {heartbeat_bound} s)")
+    waiting = _age_seconds(Submission.objects.oldest_queued_at(), now)
+    report[settings.SCORING_QUEUE]["oldest_queued_seconds"] = None if waiting is None else round(waiting, 1)
+    wait_bound = settings.HEALTH_MAX_QUEUE_WAIT_SECONDS
+    if waiting is not None and waiting > wait_bound:
+        lagging.append(f"the oldest queued submission has waited {waiting:.0f} s (bound {wait_bound} s)")
+    return report, lagging

@@ -12,6 +12,7 @@ import logging
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 
 log = logging.getLogger(__name__)
 
@@ -71,12 +72,12 @@ def contacts() -> list[str]:
 
 
 def refusal() -> str:
-    """What a user without the role reads on the 403 page of /challenges/new/ and /challenges/import/."""
+    """What a user without the role reads on the 403 page of the new-challenge and import pages."""
     names = contacts()
     who = f"a staff member ({', '.join(names)})" if names else "the site's staff"
     return (
         "Creating a challenge needs the host role. Ask "
-        f"{who} to grant it to your account: on the staff page /staff/hosts/, or with "
+        f"{who} to grant it to your account: on the staff page {reverse('organize:hosts')}, or with "
         "\u201cpython manage.py grant_host YOUR-USERNAME\u201d. "
         "Your profile then says \u201cYou can host challenges\u201d."
     )

@@ -1,9 +1,13 @@
-"""The email a submitter gets when scoring ends (if ``user.email_results``, on by default)."""
+"""The email a submitter gets when scoring ends (if ``user.email_results``, on by default).
+
+Sent by ``email_result`` on the background queue, so a slow mail server never holds a scoring process.
+"""
 
 from __future__ import annotations
 
 import logging
 
+from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import models
@@ -112,3 +116,18 @@ def send_truth_fix_emails(phase) -> int:
             continue
         sent += 1
     return sent
+
+
+@shared_task(name="submissions.email_result", ignore_result=True)
+def email_result(submission_id: str) -> bool:
+    """The background job behind ``email_result_later``: email the submitter about a finished submission."""
+    submission = Submission.objects.select_related("user", "phase").filter(pk=submission_id).first()
+    return submission is not None and send_result_email(submission)
+
+
+def email_result_later(submission_id) -> None:
+    """Send ``email_result`` to the background queue; a broker outage loses the e-mail, never the score."""
+    try:
+        email_result.delay(str(submission_id))
+    except Exception:
+        log.exception("could not enqueue the result e-mail of submission %s", submission_id)

@@ -311,7 +311,8 @@ class SubmissionForm(forms.Form):
         if content is None:
             return  # past the in-request bound once uncompressed: the worker validates it, with the same checks
         try:
-            scoring.align(self.task, phase_truth(self.phase), content, limits=scoring_limits())
+            truth = phase_truth(self.phase)
+            scoring.align(self.task, truth, content, limits=scoring_limits(truth, self.task))
         except scoring.ScoringError as error:
             self.problems = error
             self.add_error(

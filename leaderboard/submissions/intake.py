@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from leaderboard.submissions import quotas
 from leaderboard.submissions.models import Submission
-from leaderboard.submissions.queueing import enqueue_on_commit
+from leaderboard.submissions.queueing import enqueue_on_commit, scoring_queue_for
 from scoring import submission_fields
 
 if TYPE_CHECKING:
@@ -108,6 +108,7 @@ def create_submission(
         user=user,
         file_name=(upload.name or "predictions.csv")[:255],
         file_size=upload.size or 0,
+        scoring_queue=scoring_queue_for(upload, upload.size or 0),
         declarations=metadata.declarations,
         **metadata.columns,
         is_baseline=is_baseline,

@@ -56,6 +56,12 @@ class SubmissionQuerySet(models.QuerySet):
     def queued(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.QUEUED)
 
+    def oldest_queued_at(self):
+        """When the submission waiting longest for a scoring worker was queued (None: nothing waits)."""
+        from django.db.models.functions import Coalesce
+
+        return self.queued().aggregate(oldest=models.Min(Coalesce("queued_at", "created_at")))["oldest"]
+
     def running(self) -> SubmissionQuerySet:
         return self.filter(status=Submission.Status.RUNNING)
 
@@ -125,6 +131,9 @@ class Submission(models.Model):
     verified_at = models.DateTimeField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # The Celery queue its scoring waits on (``queueing.scoring_queue_for``: large and compressed uploads
+    # apart), chosen once at upload; the queue position counts this queue only.
+    scoring_queue = models.CharField(max_length=20, default="scoring")
     error_kind = models.CharField(max_length=10, choices=ErrorKind.choices, default="", blank=True)
     error_message = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -210,11 +219,17 @@ class Submission(models.Model):
         return self.status in (self.Status.SCORED, self.Status.FAILED)
 
     def queue_position(self) -> int | None:
-        """1 for the next queued submission to be scored; None unless queued."""
+        """1 for the next submission its scoring queue will start; None unless queued.
+
+        Counted in its own queue (``scoring_queue``: small and large uploads wait apart), from the
+        time it was queued (a re-scored submission queues again), so the number falls as the rows
+        ahead start.
+        """
         if self.status != self.Status.QUEUED:
             return None
-        earlier = Submission.objects.queued().filter(created_at__lt=self.created_at).count()
-        return earlier + 1
+        since = self.queued_at or self.created_at
+        ahead = Q(queued_at__lt=since) | Q(queued_at__isnull=True, created_at__lt=since)
+        return Submission.objects.queued().filter(scoring_queue=self.scoring_queue).filter(ahead).count() + 1
 
 
 class ResultQuerySet(models.QuerySet):

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 import scoring
 from leaderboard.challenges.services import current_truth_version
-from leaderboard.submissions.emails import send_result_email
+from leaderboard.submissions.emails import email_result_later
 from leaderboard.submissions.models import Result, Submission
 from leaderboard.submissions.replicates import replace_sets
 from leaderboard.submissions.signals import submission_scored
@@ -108,14 +108,17 @@ def _finite(value: Any) -> Any:
 
 
 def send_finished(submission_id: uuid.UUID | str) -> None:
-    """After commit: tell other apps (boards re-rank) and email the submitter; neither may undo a stored score."""
+    """After commit: tell other apps (boards re-rank) and queue the submitter's e-mail; neither may undo a score.
+
+    Both only enqueue background jobs, so the scoring process is free for the next upload at once.
+    """
     submission = Submission.objects.select_related("user", "phase").get(pk=submission_id)
     if submission.status == Submission.Status.SCORED:
         for receiver, response in submission_scored.send_robust(sender=Submission, submission=submission):
             if isinstance(response, Exception):
                 log.error("submission_scored receiver %r failed: %r", receiver, response, exc_info=response)
     if submission.notify_result:
-        send_result_email(submission)
+        email_result_later(submission.pk)
 
 
 def _claimed(submission_id: uuid.UUID | str, claim_token: uuid.UUID | None) -> bool:

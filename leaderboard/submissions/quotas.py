@@ -21,6 +21,7 @@ import datetime as dt
 from dataclasses import dataclass
 from dataclasses import replace as dt_replace
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -137,6 +138,14 @@ class NotRegistered(SubmissionRefused):
     """An organized phase: the team has no approved registration for the challenge (or is too large now)."""
 
 
+class WorkerTimeExhausted(SubmissionRefused):
+    """The account's invalid uploads took more worker time today than ``SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY``."""
+
+    def __init__(self, message: str, resets_at: dt.datetime) -> None:
+        self.resets_at = resets_at
+        super().__init__(message)
+
+
 def _utc(moment: dt.datetime) -> str:
     return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC"
 
@@ -187,11 +196,51 @@ def check_may_submit(user, team: Team, phase: Phase) -> None:
         raise PhaseNotOpen(refusal)
     if not user.email_verified:
         raise EmailNotVerified()
+    if refusal := worker_time_refusal(user):
+        raise WorkerTimeExhausted(refusal, utc_day_start(timezone.now()) + dt.timedelta(days=1))
     if refusal := registration_refusal(user, team, phase):
         raise NotRegistered(refusal)
     bound = entry_team(user, phase)
     if bound is not None and bound.pk != team.pk:
         raise TeamLocked(bound, phase)
+
+
+def invalid_worker_seconds(user, now: dt.datetime | None = None) -> float:
+    """Worker seconds taken today (UTC) by the user's uploads that failed as invalid, on every phase."""
+    day_start = utc_day_start(now or timezone.now())
+    runs = (
+        Submission.objects.failed()
+        .filter(
+            user=user, error_kind=Submission.ErrorKind.INVALID, finished_at__gte=day_start, started_at__isnull=False
+        )
+        .values_list("started_at", "finished_at")
+    )
+    return sum(max(0.0, (finished - started).total_seconds()) for started, finished in runs)
+
+
+def _wait(until: dt.datetime, now: dt.datetime) -> str:
+    minutes = max(1, int((until - now).total_seconds() // 60))
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
+def worker_time_refusal(user, now: dt.datetime | None = None) -> str | None:
+    """Why the user may not upload until tomorrow (UTC): their invalid files used today's worker time; or None.
+
+    Invalid files never cost quota, but each one a worker had to read takes its time from everyone's
+    uploads: past the daily budget, uploads wait for the reset (docs/submissions.md "Quotas").
+    """
+    now = now or timezone.now()
+    budget = settings.SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY
+    used = invalid_worker_seconds(user, now)
+    if used < budget:
+        return None
+    resets_at = utc_day_start(now) + dt.timedelta(days=1)
+    return (
+        f"Your uploads that failed as invalid took {used:.0f} s of scoring time today, the daily budget for invalid "
+        f"files being {budget} s, so uploads are paused until the budget resets at {_utc(resets_at)} "
+        f"(in {_wait(resets_at, now)}). Check a file offline first with `ddi-leaderboard validate` or "
+        "`python -m scoring validate`: a file that passes is accepted."
+    )
 
 
 def bind(user, team: Team, phase: Phase) -> None:

@@ -31,9 +31,31 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError, OSError)
 MAX_RETRIES = 3
 
 
-def scoring_limits() -> scoring.Limits:
-    """The size cap of uploads, applied by scoring to the uncompressed content as well."""
-    return scoring.Limits(max_bytes=int(settings.SUBMISSION_MAX_BYTES))
+def cells_per_row(task: scoring.registry.Task) -> int:
+    """How many cells one test row of ``task`` takes in a full prediction file: every column, every seed."""
+    columns = {*task.truth_columns, *task.prediction_columns, *task.optional_prediction_columns}
+    return (len(columns) + 1) * max(1, len(task.seeds))  # + 1: a seed or split column
+
+
+def read_bound(truth=None, task: scoring.registry.Task | None = None) -> int:
+    """How many uncompressed bytes of an upload are read at most: proportional to the cells a file can hold.
+
+    ``SUBMISSION_MAX_BYTES_PER_CELL`` per cell of a full prediction file (the truth's rows times
+    ``cells_per_row``), at least ``SUBMISSION_MIN_READ_BYTES``, never more than the upload cap
+    ``SUBMISSION_MAX_BYTES``. Scoring stops decompressing there, so a small gzip bomb is refused
+    after reading the bound, not after filling the worker's memory.
+    """
+    cap = int(settings.SUBMISSION_MAX_BYTES)
+    rows = int(getattr(truth, "n_rows", 0) or 0)
+    if rows <= 0 or task is None:
+        return cap
+    cells = rows * cells_per_row(task)
+    return min(cap, max(int(settings.SUBMISSION_MIN_READ_BYTES), cells * int(settings.SUBMISSION_MAX_BYTES_PER_CELL)))
+
+
+def scoring_limits(truth=None, task: scoring.registry.Task | None = None) -> scoring.Limits:
+    """The read bound of uploads (``read_bound``), applied by scoring to the uncompressed content as well."""
+    return scoring.Limits(max_bytes=read_bound(truth, task))
 
 
 def _test_delay() -> None:
@@ -63,9 +85,10 @@ def _score_file(submission: Submission) -> tuple[scoring.Score | dict[str, scori
     truth = phase_truth(phase)
     with submission.file.open("rb") as handle:
         if phase.split_spec is None:
-            aligned, n_rows = scoring.align_counted(phase.task, truth, handle, limits=scoring_limits())
+            aligned, n_rows = scoring.align_counted(phase.task, truth, handle, limits=scoring_limits(truth, phase.task))
             return scoring.score_aligned(phase.task, aligned, n_rows), aligned
-        return scoring.score_parts_aligned(phase.task, truth, handle, phase_split(phase), limits=scoring_limits())
+        limits = scoring_limits(truth, phase.task)
+        return scoring.score_parts_aligned(phase.task, truth, handle, phase_split(phase), limits=limits)
 
 
 def score_claimed(submission_id: str, token) -> str:

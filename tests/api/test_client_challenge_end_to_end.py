@@ -16,6 +16,7 @@ import threading
 
 import pytest
 
+from leaderboard.boards.tasks import refresh_boards
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.runs import score_submission
 from tests.api.test_client_end_to_end import CLI, home, run_cli  # noqa: F401 (home is a fixture)
@@ -23,7 +24,7 @@ from tests.challenges.participants import organized_challenge, sent  # noqa: F40
 from tests.conftest import REPO
 from tests.submissions.helpers import mudi_prediction_csv
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.storage]
 
 
 class Restartable:
@@ -138,7 +139,8 @@ def test_a_participant_takes_part_in_a_phase_from_the_command_line(server, alice
         lines_until(waiting.stderr, "Status: queued")
         server.stop()  # the restart: connections refused from now on
         lines_until(waiting.stderr, "Retrying in")
-        assert score_submission.apply(args=[submission_id]).get() == "scored"  # the worker, meanwhile
+        assert score_submission.apply(args=[submission_id]).get() == "scored"  # the scoring worker, meanwhile
+        refresh_boards(Submission.objects.get(pk=submission_id).phase_id)  # and the background worker's refresh
         server.start()
         out, err = waiting.communicate(timeout=300)
     finally:

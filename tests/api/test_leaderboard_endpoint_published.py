@@ -6,7 +6,12 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from tests.boards.test_published_results import mudi_with_literature, table  # noqa: F401
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 
 def test_the_json_board_carries_the_csvs_published_rows(client, mudi_with_literature):

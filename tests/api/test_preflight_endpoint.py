@@ -8,6 +8,9 @@ from leaderboard.submissions.models import Submission
 from tests.api.helpers import bearer
 from tests.submissions.helpers import as_post_file, mudi_prediction_csv
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 URL = "/api/v1/tasks/mudi/submissions/preflight"
 
 

@@ -6,6 +6,9 @@ import pytest
 
 from tests.api.helpers import bearer
 
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
+
 
 @pytest.mark.parametrize(
     "url, parameter",

@@ -3,9 +3,14 @@
 # ruff: noqa: F811 (the fixtures imported from tests.challenges.participants are test arguments)
 from __future__ import annotations
 
+import pytest
+
 from leaderboard.challenges.models import Registration
 from tests.api.helpers import bearer
 from tests.challenges.participants import mudi_2027  # noqa: F401
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 URL = "/api/v1/challenges/mudi-2027/registration"
 

@@ -115,6 +115,28 @@ def test_quota_exhaustion_is_429_with_when_it_resets(client, alice, token, mudi_
     assert Submission.objects.count() == 1
 
 
+def test_an_account_whose_invalid_files_used_the_worker_budget_gets_429_with_when_it_resets(
+    client, alice, token, mudi_phase, sent, settings
+):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    settings.SUBMISSION_INVALID_WORKER_SECONDS_PER_DAY = 30
+    failed = make_submission(mudi_phase, alice.personal_team, alice)
+    now = timezone.now()
+    Submission.objects.filter(pk=failed.pk).update(
+        status="failed", error_kind="invalid", started_at=now - dt.timedelta(seconds=31), finished_at=now
+    )
+    response = post(client, token, mudi_prediction_csv())
+    assert response.status_code == 429
+    body = response.json()
+    assert body["type"].endswith("/worker-time-exhausted")
+    assert body["resets_at"].endswith("T00:00:00+00:00") and "took 31 s of scoring time today" in body["detail"]
+    assert 0 < int(response["Retry-After"]) <= 86400
+    assert Submission.objects.count() == 1
+
+
 def test_a_phase_without_truth_is_409(client, token, standing):
     response = post(client, token, mudi_prediction_csv())
     assert response.status_code == 409

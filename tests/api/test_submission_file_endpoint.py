@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from tests.api.helpers import bearer
 from tests.submissions.helpers import make_submission, mudi_prediction_csv
+
+# Its tests save or read files through the site's storages (CI runs them against a bucket too).
+pytestmark = pytest.mark.storage
 
 CONTENT = mudi_prediction_csv(wrong=3).replace(b"\n", b"\r\n")  # CRLF kept as sent
 

@@ -178,11 +178,11 @@ def board_updates_run_at_once(monkeypatch):
 
     sent = []
 
-    def run(*args):
-        sent.append(args)
-        tasks.update_boards.apply(args=args)
+    def run(args, **options):
+        sent.append(tuple(args))
+        tasks.refresh_boards.apply(args=args, throw=True)
 
-    monkeypatch.setattr(tasks.update_boards, "delay", run)
+    monkeypatch.setattr(tasks.refresh_boards, "apply_async", run)
     return sent
 
 

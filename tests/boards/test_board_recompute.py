@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from leaderboard.boards.models import Board, BoardRow
+from leaderboard.boards.models import Board, BoardRow, PendingBoardUpdate
 from leaderboard.boards.recompute import recompute_phase
 from leaderboard.submissions.models import Submission
 from leaderboard.submissions.signals import board_changed, submission_scored
@@ -84,11 +84,15 @@ def test_every_recompute_gets_a_new_version(standing, alice_lab):
     assert Board.objects.get(phase=phase).version != first
 
 
-def test_the_scored_signal_rebuilds_the_phases_boards(standing, alice_lab):
+def test_the_scored_signal_refreshes_the_phases_boards_through_the_background_queue(
+    standing, alice_lab, board_updates_run_at_once, django_capture_on_commit_callbacks
+):
     phase = phase_for("chemicalx-twosides")
     sub = scored(phase, alice_lab, "A", pair_metrics(0.9), rebuild=False)
     assert not BoardRow.objects.exists()
-    submission_scored.send(sender=Submission, submission=sub)  # in the worker, after the scoring commit
+    with django_capture_on_commit_callbacks(execute=True):
+        submission_scored.send(sender=Submission, submission=sub)  # in the worker, after the scoring commit
+    assert board_updates_run_at_once == [(phase.pk,)]
     assert [r.submission_id for r in rows("chemicalx-twosides")] == [sub.pk]
 
 
@@ -116,9 +120,10 @@ def test_a_visibility_change_in_a_request_only_enqueues_the_update(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         board_changed.send(sender=Submission, phase=phase, submission=sub)
     assert [r.method_name for r in rows("chemicalx-twosides")] == ["A"] and len(callbacks) == 1
-    tasks.update_boards.delay = lambda *args: sent.append(args)
+    tasks.refresh_boards.apply_async = lambda args, **options: sent.append(tuple(args))
     callbacks[0]()
-    assert sent == [(phase.pk, str(sub.pk))]
+    assert sent == [(phase.pk,)]
+    assert list(PendingBoardUpdate.objects.values_list("phase_id", "submission_id")) == [(phase.pk, sub.pk)]
 
 
 def test_the_changed_signal_rebuilds_the_board(

@@ -15,7 +15,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from leaderboard.submissions.models import Result, Submission
+from leaderboard.submissions.models import ReplicateSet, Result, Submission
+from scoring.replicates import pair_test
 
 PARAM = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
@@ -71,6 +72,17 @@ def needles(submissions) -> dict[str, str]:
         public |= formats(value)
     for value in Submission.objects.filter(pk__in=ids).values_list("primary_value", flat=True):
         public |= formats(value)
+    # The public rows' statistics (stored replicates: intervals, and the compare page's differences).
+    sets = list(ReplicateSet.objects.filter(submission_id__in=ids))
+    for rs in sets:
+        public |= {text for v in (rs.observed, rs.low, rs.high) if v is not None for text in formats(v)}
+    for a, b in itertools.permutations(sets, 2):
+        if a.metric == b.metric:
+            try:
+                outcome = pair_test(a.replicates(), b.replicates())
+            except ValueError:
+                continue
+            public |= {text for v in (outcome.delta, outcome.low, outcome.high) if v is not None for text in formats(v)}
     found = {}
     hidden = Result.objects.filter(submission_id__in=ids, part__in=["private", "all"])
     for sid, part, key, seed, value in hidden.values_list("submission_id", "part", "key", "seed", "value"):

@@ -125,7 +125,7 @@ def secrets_in(text: str, *, windows: set[str], found: dict[str, str], public, p
 
 
 def test_no_secret_reaches_a_participant_or_a_visitor_before_the_reveal(
-    scene, alice, charlie, dora, django_capture_on_commit_callbacks
+    scene, alice, charlie, dora, django_capture_on_commit_callbacks, result_emails_sent_at_once
 ):
     phase, plan, public, private = scene
     submissions = {}

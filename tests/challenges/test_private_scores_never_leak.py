@@ -46,7 +46,7 @@ def submit_all(phase, plan, capture):
 
 
 def test_no_private_value_appears_anywhere_before_the_reveal_and_all_appear_after(
-    scene, alice, charlie, django_capture_on_commit_callbacks
+    scene, alice, charlie, result_emails_sent_at_once, django_capture_on_commit_callbacks
 ):
     phase, plan = scene
     submissions = submit_all(phase, plan, django_capture_on_commit_callbacks)

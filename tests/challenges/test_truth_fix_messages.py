@@ -25,7 +25,9 @@ def score_queued_as_the_worker_does(capture) -> None:
                 assert runs.score_claimed(str(pk), token) == "scored"
 
 
-def test_a_result_email_names_the_challenge_and_the_phase(olga, alice, alice_lab, django_capture_on_commit_callbacks):
+def test_a_result_email_names_the_challenge_and_the_phase(
+    olga, alice, alice_lab, django_capture_on_commit_callbacks, result_emails_sent_at_once
+):
     phase = make_split_phase(olga)
     with django_capture_on_commit_callbacks(execute=True):
         submit_scored(phase, alice_lab, alice, {0}, method="LabNet")

@@ -135,14 +135,14 @@ def test_compose_declares_the_five_services_and_a_migrate_step(compose):
     migrate = compose["services"]["migrate"]
     assert "manage.py migrate --noinput" in " ".join(migrate["command"])
     assert "load_benchmarks" in " ".join(migrate["command"])
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "large-worker", "background-worker", "beat"):
         depends = compose["services"][name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["postgres"]["condition"] == "service_healthy"
         assert depends["redis"]["condition"] == "service_healthy"
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat", "postgres", "redis"])
+@pytest.mark.parametrize("name", ["web", "worker", "large-worker", "background-worker", "beat", "postgres", "redis"])
 def test_every_long_running_service_has_a_health_check(compose, name):
     check = compose["services"][name]["healthcheck"]
     assert check["test"] and check["test"][0] in {"CMD", "CMD-SHELL"}
@@ -159,7 +159,12 @@ def test_web_worker_and_beat_run_one_image_with_the_apps_of_this_repository(comp
     assert services["web"]["command"][0] == "gunicorn"
     module, _, attribute = services["web"]["command"][1].partition(":")
     assert callable(getattr(importlib.import_module(module), attribute))
-    for name, role in (("worker", "worker"), ("beat", "beat")):
+    for name, role in (
+        ("worker", "worker"),
+        ("large-worker", "worker"),
+        ("background-worker", "worker"),
+        ("beat", "beat"),
+    ):
         command = services[name]["command"]
         assert command[0] == "celery" and role in command
         app = command[command.index("-A") + 1]
@@ -168,7 +173,7 @@ def test_web_worker_and_beat_run_one_image_with_the_apps_of_this_repository(comp
     assert services["web"]["ports"]
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat", "migrate"])
+@pytest.mark.parametrize("name", ["web", "worker", "large-worker", "background-worker", "beat", "migrate"])
 def test_the_app_services_get_the_production_environment(compose, name):
     env = compose["services"][name]["environment"]
     assert env["DEBUG"] == "0"
@@ -196,3 +201,21 @@ def test_postgres_and_redis_keep_their_data_in_volumes(compose):
     assert any(v.endswith(":/data") for v in services["redis"]["volumes"])
     env = services["postgres"]["environment"]
     assert env["POSTGRES_DB"] == "leaderboard" and env["POSTGRES_USER"] == "leaderboard"
+
+
+def _consumed_queues(command: list[str]) -> set[str]:
+    return set(command[command.index("-Q") + 1].split(","))
+
+
+def test_scoring_has_workers_of_its_own_and_every_queue_a_consumer(compose, settings):
+    services = compose["services"]
+    small = _consumed_queues(services["worker"]["command"])
+    large = _consumed_queues(services["large-worker"]["command"])
+    background = _consumed_queues(services["background-worker"]["command"])
+    assert small == {settings.SCORING_QUEUE}
+    assert large == {settings.SCORING_LARGE_QUEUE, settings.SCORING_QUEUE}
+    assert background == {settings.BACKGROUND_QUEUE}
+    assert small | large | background == set(settings.CELERY_TASK_QUEUES)
+    for name in ("worker", "large-worker", "background-worker"):
+        node = services[name]["command"][services[name]["command"].index("-n") + 1].split("@")[0]
+        assert f"--destination {node}@$$HOSTNAME" in " ".join(services[name]["healthcheck"]["test"])

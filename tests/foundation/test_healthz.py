@@ -174,3 +174,43 @@ def test_it_answers_503_when_redis_refuses_writes(client, db, settings, monkeypa
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["errors"] == {"broker": "ReadOnlyError"}
+
+
+def test_it_is_degraded_when_a_queues_workers_heartbeat_is_older_than_the_bound(client, db, settings):
+    from django.utils import timezone
+
+    now = timezone.now()
+    WorkerHeartbeat.objects.create(hostname="scoring@a/scoring", last_seen=now)
+    WorkerHeartbeat.objects.create(
+        hostname="background@a/background",
+        last_seen=now - dt.timedelta(seconds=settings.HEALTH_MAX_HEARTBEAT_AGE_SECONDS + 30),
+    )
+    response = client.get("/healthz")
+    assert response.status_code == settings.HEALTH_DEGRADED_STATUS == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["lagging"] == [
+        f"the background workers' last heartbeat is {settings.HEALTH_MAX_HEARTBEAT_AGE_SECONDS + 30} s old "
+        f"(bound {settings.HEALTH_MAX_HEARTBEAT_AGE_SECONDS} s)"
+    ]
+    assert body["queues"]["scoring"]["worker_last_seen"] is not None
+
+
+def test_it_is_degraded_when_the_oldest_queued_submission_waited_longer_than_the_bound(client, db, settings, alice):
+    from django.utils import timezone
+
+    from leaderboard.submissions.models import Submission
+    from tests.submissions.helpers import make_submission, mudi_truth_csv, standing_phase_with_truth
+
+    phase = standing_phase_with_truth("mudi", mudi_truth_csv())
+    submission = make_submission(phase, alice.personal_team, alice)
+    assert client.get("/healthz").json()["status"] == "ok"
+    waited = settings.HEALTH_MAX_QUEUE_WAIT_SECONDS + 60
+    Submission.objects.filter(pk=submission.pk).update(queued_at=timezone.now() - dt.timedelta(seconds=waited))
+    settings.HEALTH_DEGRADED_STATUS = 503
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "degraded" and "errors" not in body
+    assert body["queues"]["scoring"]["oldest_queued_seconds"] >= waited
+    assert "the oldest queued submission has waited" in body["lagging"][0]

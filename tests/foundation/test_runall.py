@@ -70,12 +70,20 @@ def test_runall_serves_the_site_runs_a_worker_and_stops_everything_on_a_signal(
         assert _get(f"http://127.0.0.1:{port}/")[0] == 200
         assert _get(f"http://127.0.0.1:{port}/accounts/signup/")[0] == 200
 
-        # The worker consumes the broker: a task sent from here is run and written to the database.
-        wait_for(lambda: "ready." in log_path.read_text(), timeout=60, message="the worker to be ready")
+        # Each worker consumes its own queues: a task sent to each is run there and written to the database.
+        wait_for(lambda: log_path.read_text().count("ready.") >= 3, timeout=60, message="the workers to be ready")
         WorkerHeartbeat.objects.all().delete()
-        heartbeat.delay()
-        wait_for(lambda: WorkerHeartbeat.objects.exists(), timeout=30, message="the heartbeat task to run")
-        assert "worker | " in log_path.read_text() and "  beat | " in log_path.read_text()
+        for queue in ("scoring", "background"):
+            heartbeat.apply_async(args=(queue,), queue=queue)
+        wait_for(lambda: WorkerHeartbeat.objects.count() == 2, timeout=30, message="the heartbeat tasks to run")
+        names = {
+            name.split("@")[0] + "/" + name.split("/")[-1]
+            for name in WorkerHeartbeat.objects.values_list("hostname", flat=True)
+        }
+        assert names <= {"background/background", "scoring/scoring", "large/scoring"}
+        assert "background/background" in names
+        text = log_path.read_text()
+        assert "worker | " in text and " large | " in text and "    bg | " in text and "  beat | " in text
 
         proc.send_signal(stop_signal)
         assert proc.wait(timeout=40) == 0

@@ -155,10 +155,10 @@ def board_updates_run_at_once(monkeypatch):
     """Run the board-update task in-process when it is enqueued (production sends it to a worker)."""
     from leaderboard.boards import tasks
 
-    def run(*args):
-        tasks.update_boards.apply(args=args, throw=True)
+    def run(args, **options):
+        tasks.refresh_boards.apply(args=args, throw=True)
 
-    monkeypatch.setattr(tasks.update_boards, "delay", run)
+    monkeypatch.setattr(tasks.refresh_boards, "apply_async", run)
 
 
 @pytest.fixture

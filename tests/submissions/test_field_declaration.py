@@ -41,7 +41,7 @@ PLATFORM_COLUMNS = {
     "is_verified", "verification_note", "verification_url", "verified_at", "status", "error_kind", "error_message",
     "attempts", "claim_token", "task_id", "worker_host", "scorer_version", "truth_version", "created_at",
     "queued_at", "enqueued_at", "started_at", "finished_at", "primary_value", "report", "private_primary_value",
-    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason", "notify_result",
+    "private_report", "selected_final", "final_by", "is_hidden", "hidden_reason", "notify_result", "scoring_queue",
 }  # fmt: skip
 
 MODEL_FIELD = {

@@ -155,7 +155,9 @@ def test_a_submission_whose_worker_keeps_dying_is_stopped(queued, settings):
     assert "interrupted 2 times" in queued.error_message
 
 
-def test_the_submitter_is_emailed_and_the_signal_sent_after_commit(queued, alice, django_capture_on_commit_callbacks):
+def test_the_submitter_is_emailed_and_the_signal_sent_after_commit(
+    queued, alice, result_emails_sent_at_once, django_capture_on_commit_callbacks
+):
     received = []
     submission_scored.connect(
         lambda sender, submission, **kw: received.append(submission.pk), weak=False, dispatch_uid="t-scored"
@@ -172,7 +174,9 @@ def test_the_submitter_is_emailed_and_the_signal_sent_after_commit(queued, alice
     assert f"/submissions/{queued.pk}/" in mail.outbox[0].body
 
 
-def test_no_email_when_the_submitter_switched_them_off(queued, alice, django_capture_on_commit_callbacks):
+def test_no_email_when_the_submitter_switched_them_off(
+    queued, alice, result_emails_sent_at_once, django_capture_on_commit_callbacks
+):
     alice.email_results = False
     alice.save()
     with django_capture_on_commit_callbacks(execute=True):
@@ -180,7 +184,9 @@ def test_no_email_when_the_submitter_switched_them_off(queued, alice, django_cap
     assert mail.outbox == []
 
 
-def test_a_failure_is_emailed_with_its_reason(mudi_phase, alice, sent, django_capture_on_commit_callbacks):
+def test_a_failure_is_emailed_with_its_reason(
+    mudi_phase, alice, sent, result_emails_sent_at_once, django_capture_on_commit_callbacks
+):
     submission = make_submission(mudi_phase, alice.personal_team, alice, content=invalid_mudi_csv())
     with django_capture_on_commit_callbacks(execute=True):
         run(submission)
@@ -190,3 +196,16 @@ def test_a_failure_is_emailed_with_its_reason(mudi_phase, alice, sent, django_ca
 
 def test_the_task_of_a_missing_submission_is_a_no_op(db):
     assert tasks.score_submission.apply(args=[str(uuid.uuid4())]).get() == "duplicate"
+
+
+def test_the_result_email_is_a_background_job_not_sent_by_the_scoring_process(
+    queued, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    from leaderboard.submissions import emails
+
+    queued_jobs = []
+    monkeypatch.setattr(emails.email_result, "delay", lambda submission_id: queued_jobs.append(submission_id))
+    with django_capture_on_commit_callbacks(execute=True):
+        run(queued)
+    assert mail.outbox == [] and queued_jobs == [str(queued.pk)]
+    assert emails.email_result(str(queued.pk)) is True and len(mail.outbox) == 1

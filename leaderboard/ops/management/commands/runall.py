@@ -1,9 +1,11 @@
-"""Run the web server, a Celery worker and Celery beat together in the foreground.
+"""Run the web server, two scoring workers, a background worker and Celery beat together in the foreground.
 
 This is what ``make run`` ends with. Each child's output is printed with a name
 prefix; the URL and the demo login are printed once the web server answers.
-Ctrl-C or SIGTERM stops all three; if any one of them exits, the others are
-stopped too, so a broken worker never hides behind a working web server. If
+Scoring has workers of its own: ``worker`` consumes the queue of small uploads, ``large`` the
+queue of large and compressed ones (then the small one); the background worker (``bg``) runs
+board, statistics, e-mail and chore jobs. Ctrl-C or SIGTERM stops all five;
+if any one of them exits, the others are stopped too, so a broken worker never hides behind a working web server. If
 runall itself dies without a chance to stop them (SIGKILL, a crash, a harness
 stopping its process group), the kernel sends each child SIGTERM
 (``PR_SET_PDEATHSIG``), so no orphan keeps the port.
@@ -98,7 +100,7 @@ def child_env(addr: str, port: int) -> dict[str, str]:
 
 
 class Command(BaseCommand):
-    help = "Run web (runserver), a Celery worker and beat in the foreground; Ctrl-C stops all of them."
+    help = "Run web (runserver), a scoring and a background Celery worker and beat in the foreground; Ctrl-C stops all."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--addr", default="127.0.0.1", help="Address the web server listens on.")
@@ -108,7 +110,12 @@ class Command(BaseCommand):
             default=int(os.environ.get("PORT") or 8000),
             help="Port the web server listens on (default: $PORT, else 8000); links in emails follow it.",
         )
-        parser.add_argument("--concurrency", type=int, default=2, help="Worker processes of the Celery worker.")
+        parser.add_argument(
+            "--concurrency",
+            type=int,
+            default=2,
+            help="Scoring processes: N-1 for small uploads (at least 1), 1 for large ones.",
+        )
 
     def handle(self, *args, addr: str, port: int, concurrency: int, **options) -> None:
         self._lock = threading.Lock()
@@ -133,7 +140,7 @@ class Command(BaseCommand):
                     break
             self._stop.wait(0.5)
 
-        self._say("Stopping web, worker and beat...")
+        self._say("Stopping web, workers and beat...")
         self._stop_children(children)
         self._say("All stopped.")
         if exit_code:
@@ -142,13 +149,48 @@ class Command(BaseCommand):
     def _commands(self, addr: str, port: int, concurrency: int) -> dict[str, list[str]]:
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         celery = [sys.executable, "-m", "celery", "-A", "leaderboard"]
-        worker_flags = [f"--concurrency={concurrency}"]
+        gossipless = []
         if settings.CELERY_BROKER_URL.startswith("filesystem://"):
             # The filesystem transport has no broadcast exchange for these worker-to-worker chats.
-            worker_flags += ["--without-gossip", "--without-mingle"]
+            gossipless = ["--without-gossip", "--without-mingle"]
+        small, large, background = settings.SCORING_QUEUE, settings.SCORING_LARGE_QUEUE, settings.BACKGROUND_QUEUE
         return {
             "web": [sys.executable, manage, "runserver", f"{addr}:{port}", "--noreload"],
-            "worker": [*celery, "worker", "--loglevel=INFO", *worker_flags],
+            # Scoring has worker processes of its own, so an upload never waits behind board work; large
+            # and compressed uploads have theirs, which also help with small ones when idle.
+            "worker": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "scoring@%h",
+                "-Q",
+                small,
+                f"--concurrency={max(1, concurrency - 1)}",
+                *gossipless,
+            ],  # fmt: skip
+            "large": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "large@%h",
+                "-Q",
+                f"{large},{small}",
+                "--concurrency=1",
+                *gossipless,
+            ],  # fmt: skip
+            "bg": [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "-n",
+                "background@%h",
+                "-Q",
+                background,
+                "--concurrency=1",
+                *gossipless,
+            ],
             "beat": [*celery, "beat", "--loglevel=INFO", f"--schedule={settings.CELERY_BEAT_SCHEDULE_FILENAME}"],
         }
 
@@ -202,7 +244,7 @@ class Command(BaseCommand):
             )
         finally:
             connection.close()  # this thread's own connection
-        lines.append("Press Ctrl-C to stop web, worker and beat.")
+        lines.append("Press Ctrl-C to stop web, workers and beat.")
         width = max(len(line) for line in lines)
         self._say("=" * width)
         for line in lines:

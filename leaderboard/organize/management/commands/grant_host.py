@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
 from leaderboard.organize.hosts import HostError, grant_host, revoke_host
 
@@ -22,4 +23,5 @@ class Command(BaseCommand):
         if revoke:
             self.stdout.write(f"{user.username} can no longer create challenges (the ones they organize stay).")
         else:
-            self.stdout.write(f"{user.username} can host challenges: /challenges/new/ or /challenges/import/.")
+            new, bundle = reverse("organize:new"), reverse("organize:import")
+            self.stdout.write(f"{user.username} can host challenges: {new} or {bundle}.")
