@@ -46,17 +46,17 @@ def messages_in(folder: Path) -> list[Path]:
 def test_unreadable_messages_are_moved_aside_and_the_sweep_scores_their_submission(
     worker, queue_folder, tiny_phase, alice
 ):
-    # What a full disk left behind: an empty file and a truncated one, where the worker reads messages.
+    # What a full disk left behind: an empty file and a truncated one, where the worker reads scoring messages.
     submission = make_submission(tiny_phase, alice.personal_team, alice)
-    (queue_folder / "1_empty.celery.msg").write_bytes(b"")
-    (queue_folder / "2_truncated.celery.msg").write_bytes(b'{"body": "eyJh')
+    (queue_folder / "1_empty.scoring.msg").write_bytes(b"")
+    (queue_folder / "2_truncated.scoring.msg").write_bytes(b'{"body": "eyJh')
     wait_for(lambda: not messages_in(queue_folder), timeout=30, message="the worker to take both files")
     time.sleep(0.5)
 
     assert worker.process.poll() is None, worker.log()  # still running
     unreadable = queue_folder.parent / "unreadable"
-    assert sorted(p.name for p in unreadable.iterdir()) == ["1_empty.celery.msg", "2_truncated.celery.msg"]
-    assert "unreadable broker message 1_empty.celery.msg" in worker.log()
+    assert sorted(p.name for p in unreadable.iterdir()) == ["1_empty.scoring.msg", "2_truncated.scoring.msg"]
+    assert "unreadable broker message 1_empty.scoring.msg" in worker.log()
     assert status_of(submission) == "queued"
 
     assert sweeping.sweep(requeue_after=0).requeued == [submission.pk]
