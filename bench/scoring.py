@@ -280,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--skip-bootstrap", action="store_true", help="leave out section (c)")
     parser.add_argument("--json", action="store_true", help="also print the table as JSON")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="print each target's verdict but exit 0 (the smoke run's sizes are too small for the targets)",
+    )
     args = parser.parse_args(argv)
 
     table = bench_mudi(args.repeat) + bench_chemicalx(args.rows, args.seeds, args.repeat)
@@ -291,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)))
     if args.json:
         print(json.dumps([dict(zip(header, row, strict=True)) for row in table]))
-    return 1 if any(row[3] == "FAIL" for row in table) else 0
+    return 1 if any(row[3] == "FAIL" for row in table) and not args.report_only else 0
 
 
 if __name__ == "__main__":
