@@ -154,9 +154,11 @@ def test_a_smiles_that_keeps_rdkit_drawing_gets_a_placeholder_and_the_import_goe
 
     crafted = Drug.objects.get(pk="DB00001")
     assert crafted.structure_svg == ""
-    assert crafted.structure_error == (
-        "Drawing this drug's structure took longer than 2 s, so there is no structure drawing."
-    )
+    # Stopped at the time limit, or (on a fast, quiet machine) finished but far too large to show.
+    assert crafted.structure_error in {
+        "Drawing this drug's structure took longer than 2 s, so there is no structure drawing.",
+        "This drug's structure drawing came out far too large to show, so there is none.",
+    }
     assert "</svg>" in Drug.objects.get(pk="DB00002").structure_svg
     assert "</svg>" in Drug.objects.get(pk="DB00003").structure_svg  # by a fresh child: the stuck one was killed
     assert "no drawing: DB00001" in capsys.readouterr().out

@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_every_bench_script_has_a_line_in_the_smoke_run():
     smoke = (REPO / "bench" / "smoke").read_text()
-    listed = set(re.findall(r"^run (bench/[\w.]+\.py)\b", smoke, flags=re.MULTILINE))
+    listed = set(re.findall(r"^\s*run (bench/[\w.]+\.py)\b", smoke, flags=re.MULTILINE))
     scripts = {f"bench/{p.name}" for p in (REPO / "bench").glob("*.py") if not p.name.startswith("_")}
     assert scripts - listed == set(), "add these to bench/smoke at their smallest size"
     assert listed <= scripts

@@ -68,6 +68,7 @@ def _junk(size: int, seed: int) -> bytes:
 
 NOT_UTF8 = "is not valid UTF-8"
 BINARY = "binary data"
+PAST_READ_BOUND = "The prediction file is larger than the limit of"
 NOT_IN_TRUTH = "is not in the truth in either orientation"
 NOT_A_CLASS = "is not a MUDI class"
 
@@ -111,7 +112,8 @@ CASES = [
         _first_label("Friendship").replace(b"\n", b"\r", 2),
         "Line 1 of the prediction file ends in a carriage return alone (an old Mac line ending), as does 1 more line,",
     ),
-    Hostile("one-10mb-line", MUDI, b"Drug1,Interaction,Drug2," + b"x" * (10 * 1024 * 1024), "Unknown column 'xxx"),
+    # Past the read bound (rows x columns of the truth, 1 MB at least): refused before it is parsed.
+    Hostile("one-10mb-line", MUDI, b"Drug1,Interaction,Drug2," + b"x" * (10 * 1024 * 1024), PAST_READ_BOUND),
     Hostile("a-1mb-cell", MUDI, _rows(("DB00001,", "DB" + "1" * 1_000_000 + ",")), NOT_IN_TRUTH),
     # --- headers
     Hostile("header-only", MUDI, b"Drug1,Interaction,Drug2\n", "has a header but no data rows"),
@@ -156,7 +158,7 @@ DEFERRED = [
         "gzip-bomb",
         MUDI,
         gzip.compress(b"Drug1,Interaction,Drug2\n" + b"Compound::DB1,Friendship,Compound::DB2\n" * 600_000),
-        "Friendship",
+        PAST_READ_BOUND,
         "predictions.csv.gz",
     ),
 ]
