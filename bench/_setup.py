@@ -26,6 +26,22 @@ if str(REPO) not in sys.path[:1]:
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 
 
+def reset_postgres(database_url: str, source: str) -> None:
+    """Drop and create a bench database, refusing the names CI and the server use (``source``: where it came from)."""
+    from urllib.parse import urlparse
+
+    import psycopg
+
+    parsed = urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    if name in ("", "test", "postgres", "template0", "template1"):
+        raise SystemExit(f"refusing to reset the database {name!r}: point {source} at a bench database")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
 def environment(tmp: Path, *, database: str | None = None, redis_url: str | None = None, **extra: str) -> dict:
     """The settings of every process of a bench run (DEBUG off, rate limits raised, files under ``tmp``).
 

@@ -37,7 +37,8 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
+
+import _setup  # noqa: E402  (bench/ helpers; puts the repository first on sys.path)
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path[:1]:
@@ -65,17 +66,6 @@ def environment(tmp: Path, database_url: str | None) -> dict[str, str]:
     return env
 
 
-def reset_postgres(database_url: str) -> None:
-    import psycopg
-
-    parsed = urlparse(database_url)
-    name = parsed.path.lstrip("/")
-    if name in ("", "test", "postgres", "template0", "template1"):
-        raise SystemExit(f"refusing to reset the database {name!r}: give a bench database")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 # --- the child: one database, one size ------------------------------------------------------------
@@ -259,7 +249,7 @@ def main() -> int:
             tmp = Path(folder)
             url = args.database_url or f"sqlite:///{tmp / 'bench.sqlite3'}"
             if args.database_url:
-                reset_postgres(args.database_url)
+                _setup.reset_postgres(args.database_url, "--database-url")
             command = [sys.executable, __file__, "--child", str(size), "--task", args.task]
             command += ["--leaders", str(args.leaders)]
             done = subprocess.run(

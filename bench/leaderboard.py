@@ -46,7 +46,8 @@ import tracemalloc
 import urllib.request
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
+
+import _setup  # noqa: E402  (bench/ helpers; puts the repository first on sys.path)
 
 REPO = Path(__file__).resolve().parent.parent
 TARGETS_MS = {"update": 100.0, "visible_p95": 1000.0, "page_cold": 100.0, "csv_first_byte": 100.0}
@@ -81,18 +82,6 @@ def environment(tmp: Path, database_url: str | None) -> dict[str, str]:
     return env
 
 
-def reset_postgres(database_url: str) -> None:
-    """Drop and create the bench database (refusing the names CI and the server use)."""
-    import psycopg
-
-    parsed = urlparse(database_url)
-    name = parsed.path.lstrip("/")
-    if name in ("", "test", "postgres", "template0", "template1"):
-        raise SystemExit(f"refusing to reset the database {name!r}: point DATABASE_URL at a bench database")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 # --- the child: one database, one size ------------------------------------------------------
@@ -470,7 +459,7 @@ def main() -> int:
             try:
                 url = None
                 if backend == "postgresql":
-                    reset_postgres(database_url)
+                    _setup.reset_postgres(database_url, "DATABASE_URL")
                     url = database_url
                 env = environment(tmp, url)
                 (tmp / "var").mkdir(parents=True, exist_ok=True)
